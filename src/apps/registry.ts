@@ -1,0 +1,151 @@
+import { Errors } from '../errors/index.ts';
+import type { Backend } from '../storage/backend.ts';
+import { SqlAppStore } from '../storage/sql-store.ts';
+import { SchemaService } from '../schema/service.ts';
+import type { AppStore } from '../storage/port.ts';
+import { DEFAULT_SETTINGS, KEY_NAMES, type AppKeys, type AppRecord, type AppSettings } from './types.ts';
+import { newHex, newKey } from './ids.ts';
+
+/** What a request needs of its app: the record, its store and its schema cache. */
+export interface AppHandle {
+  readonly record: AppRecord;
+  readonly store: AppStore;
+  readonly schemas: SchemaService;
+}
+
+/**
+ * The apps of this installation, read from the system tables and cached per process. Any change
+ * is published through the backend so other processes drop their copy.
+ */
+export class AppRegistry {
+  private readonly records = new Map<string, Promise<AppRecord | null>>();
+  private readonly handles = new Map<string, Promise<AppHandle>>();
+
+  constructor(private readonly backend: Backend) {
+    backend.subscribe((message) => {
+      if (message.what === 'app') this.records.delete(message.appId);
+      if (message.what === 'schema') void this.handles.get(message.appId)?.then((handle) => handle.schemas.invalidate());
+    });
+  }
+
+  private get db() {
+    return this.backend.system;
+  }
+
+  private table(name: string): string {
+    return this.backend.systemTable(name);
+  }
+
+  find(applicationId: string): Promise<AppRecord | null> {
+    let record = this.records.get(applicationId);
+    if (!record) {
+      record = this.load(applicationId);
+      record.catch(() => this.records.delete(applicationId));
+      this.records.set(applicationId, record);
+    }
+    return record;
+  }
+
+  private async load(applicationId: string): Promise<AppRecord | null> {
+    const d = this.db.dialect;
+    const rows = await this.db.all(`SELECT * FROM ${this.table('apps')} WHERE "applicationId" = ${d.placeholder(1)}`, [applicationId]);
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  async list(accountId?: string): Promise<AppRecord[]> {
+    const d = this.db.dialect;
+    const rows = accountId
+      ? await this.db.all(
+          `SELECT a.* FROM ${this.table('apps')} a WHERE a."ownerId" = ${d.placeholder(1)} OR EXISTS (SELECT 1 FROM ${this.table('collaborators')} c WHERE c."applicationId" = a."applicationId" AND c."accountId" = ${d.placeholder(2)}) ORDER BY a."createdAt", a."applicationId"`,
+          [accountId, accountId],
+        )
+      : await this.db.all(`SELECT * FROM ${this.table('apps')} ORDER BY "createdAt", "applicationId"`);
+    return rows.map(toRecord);
+  }
+
+  /** The store and schema cache of an app, opened (and migrated) on first use. */
+  handle(record: AppRecord): Promise<AppHandle> {
+    let handle = this.handles.get(record.applicationId);
+    if (!handle) {
+      handle = this.backend.openApp(record.namespace).then((ns) => {
+        const store = new SqlAppStore(ns);
+        const schemas = new SchemaService(store.schemas, () => this.backend.publish({ appId: record.applicationId, what: 'schema' }));
+        return { record, store, schemas };
+      });
+      handle.catch(() => this.handles.delete(record.applicationId));
+      this.handles.set(record.applicationId, handle);
+    }
+    return handle.then((h) => (h.record === record ? h : { ...h, record }));
+  }
+
+  async create(input: { appName: string; applicationId?: string; ownerId: string | null; keys?: Partial<AppKeys>; settings?: Partial<AppSettings> }): Promise<AppRecord> {
+    const now = new Date().toISOString();
+    const keys = Object.fromEntries(KEY_NAMES.map((name) => [name, input.keys?.[name] ?? newKey()])) as AppKeys;
+    const record: AppRecord = {
+      applicationId: input.applicationId ?? newKey(),
+      appName: input.appName,
+      namespace: newHex(8),
+      ownerId: input.ownerId,
+      keys,
+      settings: { ...DEFAULT_SETTINGS, ...input.settings },
+      createdAt: now,
+      updatedAt: now,
+    };
+    const d = this.db.dialect;
+    const placeholders = Array.from({ length: 8 }, (_, i) => d.placeholder(i + 1)).join(', ');
+    try {
+      await this.db.run(
+        `INSERT INTO ${this.table('apps')} ("applicationId", "namespace", "ownerId", "appName", "keys", "settings", "createdAt", "updatedAt") VALUES (${placeholders})`,
+        [record.applicationId, record.namespace, record.ownerId, record.appName, JSON.stringify(record.keys), JSON.stringify(record.settings), now, now],
+      );
+    } catch (error) {
+      if (await this.load(record.applicationId)) throw Errors.duplicateValue(`An app with the id ${record.applicationId} exists already.`);
+      throw error;
+    }
+    this.records.delete(record.applicationId);
+    await this.backend.openApp(record.namespace);
+    return record;
+  }
+
+  async update(applicationId: string, change: { appName?: string; keys?: Partial<AppKeys>; settings?: Partial<AppSettings> }): Promise<AppRecord> {
+    const current = await this.load(applicationId);
+    if (!current) throw Errors.objectNotFound(`No app with id ${applicationId}.`);
+    const next: AppRecord = {
+      ...current,
+      appName: change.appName ?? current.appName,
+      keys: { ...current.keys, ...stripUndefined(change.keys ?? {}) },
+      settings: { ...current.settings, ...stripUndefined(change.settings ?? {}) },
+      updatedAt: new Date().toISOString(),
+    };
+    const d = this.db.dialect;
+    await this.db.run(
+      `UPDATE ${this.table('apps')} SET "appName" = ${d.placeholder(1)}, "keys" = ${d.placeholder(2)}, "settings" = ${d.placeholder(3)}, "updatedAt" = ${d.placeholder(4)} WHERE "applicationId" = ${d.placeholder(5)}`,
+      [next.appName, JSON.stringify(next.keys), JSON.stringify(next.settings), next.updatedAt, applicationId],
+    );
+    this.records.delete(applicationId);
+    await this.backend.publish({ appId: applicationId, what: 'app' });
+    return next;
+  }
+
+  async count(): Promise<number> {
+    const rows = await this.db.all(`SELECT count(*) AS "n" FROM ${this.table('apps')}`);
+    return Number(rows[0]?.n ?? 0);
+  }
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function toRecord(row: Record<string, unknown>): AppRecord {
+  return {
+    applicationId: String(row.applicationId),
+    appName: String(row.appName),
+    namespace: String(row.namespace),
+    ownerId: row.ownerId == null ? null : String(row.ownerId),
+    keys: JSON.parse(String(row.keys)) as AppKeys,
+    settings: { ...DEFAULT_SETTINGS, ...(JSON.parse(String(row.settings)) as AppSettings) },
+    createdAt: String(row.createdAt),
+    updatedAt: String(row.updatedAt),
+  };
+}

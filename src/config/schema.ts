@@ -1,0 +1,49 @@
+/**
+ * Every option Basalt understands, in one typed table: the flag, the environment variable, the
+ * type, the default and one line of documentation. `docs/config.md` and `--help` are generated
+ * from this table, and `loadConfig` refuses anything that is not in it.
+ */
+export type OptionType = 'string' | 'integer' | 'boolean' | 'url';
+
+export interface OptionSpec {
+  readonly flag: string;
+  readonly env: string;
+  readonly type: OptionType;
+  readonly default?: string | number | boolean;
+  readonly doc: string;
+  readonly secret?: boolean;
+}
+
+export const OPTIONS = {
+  port: { flag: 'port', env: 'BASALT_PORT', type: 'integer', default: 1337, doc: 'TCP port to listen on (0 picks a free port).' },
+  host: { flag: 'host', env: 'BASALT_HOST', type: 'string', default: '0.0.0.0', doc: 'Address to listen on.' },
+  dataDir: { flag: 'data-dir', env: 'BASALT_DATA_DIR', type: 'string', default: './data', doc: 'Directory for the embedded SQLite databases and local files.' },
+  databaseUrl: { flag: 'database', env: 'BASALT_DATABASE_URL', type: 'url', doc: 'postgres://user@host:port/db to run on PostgreSQL instead of the embedded SQLite.', secret: true },
+  publicUrl: { flag: 'public-url', env: 'BASALT_PUBLIC_URL', type: 'url', doc: 'The URL clients reach this server at (used in Location headers and links); defaults to http://localhost:<port>.' },
+  appId: { flag: 'app-id', env: 'BASALT_APP_ID', type: 'string', doc: 'Application id of the default app; created or updated on start.' },
+  appName: { flag: 'app-name', env: 'BASALT_APP_NAME', type: 'string', default: 'Basalt', doc: 'Name of the default app when it is first created.' },
+  masterKey: { flag: 'master-key', env: 'BASALT_MASTER_KEY', type: 'string', doc: 'Master key of the default app.', secret: true },
+  restKey: { flag: 'rest-key', env: 'BASALT_REST_KEY', type: 'string', doc: 'REST API key of the default app.', secret: true },
+  clientKey: { flag: 'client-key', env: 'BASALT_CLIENT_KEY', type: 'string', doc: 'Client key of the default app.', secret: true },
+  javascriptKey: { flag: 'javascript-key', env: 'BASALT_JAVASCRIPT_KEY', type: 'string', doc: 'JavaScript key of the default app.', secret: true },
+  windowsKey: { flag: 'windows-key', env: 'BASALT_WINDOWS_KEY', type: 'string', doc: 'Windows (.NET) key of the default app.', secret: true },
+  webhookKey: { flag: 'webhook-key', env: 'BASALT_WEBHOOK_KEY', type: 'string', doc: 'Webhook key of the default app.', secret: true },
+  adminEmail: { flag: 'admin-email', env: 'BASALT_ADMIN_EMAIL', type: 'string', doc: 'Email of the admin account; created or updated on start (with --admin-password).' },
+  adminPassword: { flag: 'admin-password', env: 'BASALT_ADMIN_PASSWORD', type: 'string', doc: 'Password of the admin account.', secret: true },
+  logLevel: { flag: 'log-level', env: 'BASALT_LOG_LEVEL', type: 'string', default: 'info', doc: 'One of fatal, error, warn, info, debug, trace, silent.' },
+  bodyLimit: { flag: 'body-limit', env: 'BASALT_BODY_LIMIT', type: 'integer', default: 1048576, doc: 'Largest JSON request body in bytes (413, code 116 above it).' },
+  objectSizeLimit: { flag: 'object-size-limit', env: 'BASALT_OBJECT_SIZE_LIMIT', type: 'integer', default: 131072, doc: 'Largest stored object in bytes of encoded JSON (code 116 above it).' },
+  shutdownTimeout: { flag: 'shutdown-timeout', env: 'BASALT_SHUTDOWN_TIMEOUT', type: 'integer', default: 10000, doc: 'Milliseconds to wait for in-flight requests on SIGTERM/SIGINT before closing anyway.' },
+  databasePoolSize: { flag: 'database-pool-size', env: 'BASALT_DATABASE_POOL_SIZE', type: 'integer', default: 10, doc: 'PostgreSQL connections per server process.' },
+} as const satisfies Record<string, OptionSpec>;
+
+export type OptionName = keyof typeof OPTIONS;
+
+type ValueOf<S extends OptionSpec> = S['type'] extends 'integer' ? number : S['type'] extends 'boolean' ? boolean : string;
+
+/** The loaded configuration: options with a default are always present. */
+export type Config = {
+  readonly [K in OptionName as (typeof OPTIONS)[K] extends { default: unknown } ? K : never]: ValueOf<(typeof OPTIONS)[K]>;
+} & {
+  readonly [K in OptionName as (typeof OPTIONS)[K] extends { default: unknown } ? never : K]?: ValueOf<(typeof OPTIONS)[K]>;
+};

@@ -1,0 +1,151 @@
+import { Errors } from '../errors/index.ts';
+import type { FieldType } from '../schema/types.ts';
+import { assertClassName } from '../schema/names.ts';
+
+/**
+ * Wire values are stored as they travel (Parse's JSON with `__type` objects), after being checked
+ * and normalised here: Dates to millisecond UTC ISO strings, Files to their name, GeoPoints within
+ * bounds. `decodeValue` also reports the schema type the value gives its field.
+ */
+const MAX_DEPTH = 64;
+
+export type JsonObject = Record<string, unknown>;
+
+export function isPlainObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export interface Decoded {
+  readonly value: unknown;
+  /** The schema type this value gives its field; null for null (which fixes no type). */
+  readonly type: FieldType | null;
+}
+
+export function decodeValue(value: unknown, field: string): Decoded {
+  if (value === null) return { value: null, type: null };
+  switch (typeof value) {
+    case 'string':
+      return { value, type: { type: 'String' } };
+    case 'number':
+      return { value, type: { type: 'Number' } };
+    case 'boolean':
+      return { value, type: { type: 'Boolean' } };
+  }
+  if (Array.isArray(value)) return { value: value.map((item) => decodeNested(item, field, 1)), type: { type: 'Array' } };
+  if (isPlainObject(value)) {
+    if ('__type' in value) return decodeTyped(value, field);
+    return { value: decodeNestedObject(value, field, 1), type: { type: 'Object' } };
+  }
+  throw Errors.incorrectType(`Field ${field} has a value of an unsupported type.`);
+}
+
+/** Values inside arrays and objects: typed values are checked, but they fix no schema type. */
+function decodeNested(value: unknown, field: string, depth: number): unknown {
+  if (depth > MAX_DEPTH) throw Errors.invalidJson(`Field ${field} is nested more than ${MAX_DEPTH} levels deep.`);
+  if (Array.isArray(value)) return value.map((item) => decodeNested(item, field, depth + 1));
+  if (isPlainObject(value)) {
+    if ('__type' in value) return decodeTyped(value, field).value;
+    if ('__op' in value) throw Errors.incorrectType(`Operators are not allowed inside ${field}.`);
+    return decodeNestedObject(value, field, depth + 1);
+  }
+  return value;
+}
+
+function decodeNestedObject(value: JsonObject, field: string, depth: number): JsonObject {
+  const out: JsonObject = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes('$') || key.includes('.')) throw Errors.invalidNestedKey(`Nested key ${JSON.stringify(key)} in ${field} must not contain "$" or ".".`);
+    out[key] = decodeNested(item, field, depth);
+  }
+  return out;
+}
+
+function decodeTyped(value: JsonObject, field: string): Decoded {
+  switch (value.__type) {
+    case 'Date':
+      return { value: { __type: 'Date', iso: normalizeIso(value.iso, field) }, type: { type: 'Date' } };
+    case 'Bytes': {
+      if (typeof value.base64 !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(value.base64) || value.base64.length % 4 !== 0) {
+        throw Errors.incorrectType(`Field ${field}: Bytes need a base64 string.`);
+      }
+      return { value: { __type: 'Bytes', base64: value.base64 }, type: { type: 'Bytes' } };
+    }
+    case 'Pointer': {
+      const pointer = decodePointer(value, field);
+      return { value: pointer, type: { type: 'Pointer', targetClass: pointer.className } };
+    }
+    case 'Relation': {
+      if (typeof value.className !== 'string') throw Errors.incorrectType(`Field ${field}: a Relation needs a className.`);
+      assertClassName(value.className);
+      return { value: undefined, type: { type: 'Relation', targetClass: value.className } };
+    }
+    case 'File': {
+      if (typeof value.name !== 'string' || value.name.length === 0) throw Errors.incorrectType(`Field ${field}: a File needs the name returned by the upload.`);
+      return { value: { __type: 'File', name: value.name }, type: { type: 'File' } };
+    }
+    case 'GeoPoint':
+      return { value: decodeGeoPoint(value, field), type: { type: 'GeoPoint' } };
+    case 'Polygon': {
+      const coordinates = value.coordinates;
+      if (!Array.isArray(coordinates) || coordinates.length < 3 || !coordinates.every((point) => Array.isArray(point) && point.length === 2 && point.every((n) => typeof n === 'number' && Number.isFinite(n)))) {
+        throw Errors.incorrectType(`Field ${field}: a Polygon needs at least three [latitude, longitude] pairs.`);
+      }
+      return { value: { __type: 'Polygon', coordinates }, type: { type: 'Polygon' } };
+    }
+    default:
+      throw Errors.incorrectType(`Field ${field}: unknown __type ${JSON.stringify(value.__type)}.`);
+  }
+}
+
+export interface Pointer {
+  readonly __type: 'Pointer';
+  readonly className: string;
+  readonly objectId: string;
+}
+
+export function decodePointer(value: unknown, field: string): Pointer {
+  if (!isPlainObject(value) || value.__type !== 'Pointer' || typeof value.className !== 'string' || typeof value.objectId !== 'string' || value.objectId.length === 0) {
+    throw Errors.invalidPointer(`Field ${field}: a Pointer needs a className and an objectId.`);
+  }
+  assertClassName(value.className);
+  return { __type: 'Pointer', className: value.className, objectId: value.objectId };
+}
+
+export function decodeGeoPoint(value: JsonObject, field: string): JsonObject {
+  const { latitude, longitude } = value;
+  if (typeof latitude !== 'number' || typeof longitude !== 'number' || !Number.isFinite(latitude) || !Number.isFinite(longitude)) {
+    throw Errors.incorrectType(`Field ${field}: a GeoPoint needs numeric latitude and longitude.`);
+  }
+  // Spec 2.2: the bounds themselves are refused too.
+  if (latitude <= -90 || latitude >= 90) throw Errors.invalidJson(`Field ${field}: latitude must be greater than -90.0 and less than 90.0.`);
+  if (longitude <= -180 || longitude >= 180) throw Errors.invalidJson(`Field ${field}: longitude must be greater than -180.0 and less than 180.0.`);
+  return { __type: 'GeoPoint', latitude, longitude };
+}
+
+const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** Dates are kept as `YYYY-MM-DDTHH:MM:SS.MMMZ` so that text order is time order. */
+export function normalizeIso(iso: unknown, field: string): string {
+  if (typeof iso !== 'string' || !ISO.test(iso)) throw Errors.incorrectType(`Field ${field}: a Date needs an ISO 8601 "iso" string.`);
+  const date = new Date(iso);
+  const year = date.getUTCFullYear();
+  if (Number.isNaN(date.getTime()) || year < 0 || year > 9999) throw Errors.incorrectType(`Field ${field}: ${JSON.stringify(iso)} is not a valid date.`);
+  return date.toISOString();
+}
+
+/** A key to compare values by (AddUnique, Remove): pointers by class and id, others by JSON. */
+export function valueKey(value: unknown): string {
+  if (isPlainObject(value) && value.__type === 'Pointer') return `P:${String(value.className)}:${String(value.objectId)}`;
+  return `J:${canonicalJson(value)}`;
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isPlainObject(value)) {
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

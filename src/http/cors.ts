@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+
+const SVC_HEADERS = [
+  'Application-Id', 'REST-API-Key', 'Client-Key', 'Javascript-Key', 'JavaScript-Key', 'Windows-Key', 'Master-Key',
+  'Session-Token', 'Revocable-Session', 'Installation-Id', 'Email', 'Password', 'Account-Key', 'Request-Id',
+  'Client-Version', 'Upload-Mode', 'Cloud-Context',
+];
+const ALLOWED_HEADERS = [
+  'Content-Type', 'Authorization', 'X-Requested-With', 'Range', 'If-None-Match', 'Cache-Control',
+  ...SVC_HEADERS.flatMap((name) => [`X-Svc-${name}`, `X-Parse-${name}`]),
+].join(', ');
+const EXPOSED_HEADERS = [
+  'X-Request-Id', 'Location', 'ETag', 'Content-Range', 'Accept-Ranges',
+  'X-Svc-Job-Status-Id', 'X-Parse-Job-Status-Id', 'X-Svc-Push-Status-Id', 'X-Parse-Push-Status-Id',
+].join(', ');
+
+/** CORS on every route (spec 1): any origin may call with the spec's headers; preflights answer 204. */
+export function registerCors(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const origin = request.headers.origin;
+    reply.header('Access-Control-Allow-Origin', origin ?? '*');
+    if (origin) reply.header('Vary', 'Origin');
+    reply.header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    if (request.method === 'OPTIONS') {
+      reply.header('Access-Control-Allow-Methods', 'GET, POST, PUT, DELETE, OPTIONS');
+      reply.header('Access-Control-Allow-Headers', ALLOWED_HEADERS);
+      reply.header('Access-Control-Max-Age', '86400');
+      return reply.code(204).send();
+    }
+  });
+}

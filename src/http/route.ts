@@ -1,0 +1,51 @@
+import type { RequestContext, Result } from '../rest/context.ts';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface RouteInput {
+  readonly params: Readonly<Record<string, string>>;
+  /** URL query parameters, or for an SDK `_method: GET` override, the body's fields. */
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly body: unknown;
+}
+
+/** An app-level endpoint: authenticated by app keys, callable directly and from /1/batch. */
+export interface AppRoute {
+  readonly method: Method;
+  readonly path: string;
+  readonly handler: (ctx: RequestContext, input: RouteInput) => Promise<Result>;
+}
+
+interface CompiledRoute {
+  readonly route: AppRoute;
+  readonly pattern: RegExp;
+  readonly names: readonly string[];
+}
+
+/** Matches `/1/…` paths to app routes without the HTTP framework (for batch and `_method`). */
+export class RouteTable {
+  private readonly compiled: CompiledRoute[];
+
+  constructor(readonly routes: readonly AppRoute[]) {
+    this.compiled = routes.map((route) => {
+      const names: string[] = [];
+      const source = route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:(\w+)/g, (_, name: string) => {
+        names.push(name);
+        return '([^/]+)';
+      });
+      return { route, pattern: new RegExp(`^${source}/?$`), names };
+    });
+  }
+
+  match(method: string, path: string): { route: AppRoute; params: Record<string, string> } | null {
+    for (const { route, pattern, names } of this.compiled) {
+      if (route.method !== method) continue;
+      const found = pattern.exec(path);
+      if (!found) continue;
+      const params: Record<string, string> = {};
+      names.forEach((name, i) => (params[name] = decodeURIComponent(found[i + 1]!)));
+      return { route, params };
+    }
+    return null;
+  }
+}

@@ -1,0 +1,82 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Errors } from '../../errors/index.ts';
+import { isPlainObject } from '../../encoding/values.ts';
+import type { Account } from '../../apps/accounts.ts';
+import type { AppRecord } from '../../apps/types.ts';
+import { parseSettings } from '../../apps/settings.ts';
+import type { HttpDeps } from '../deps.ts';
+import { publicUrl } from '../context.ts';
+import { svcHeader } from '../credentials.ts';
+
+const KEY_FIELDS = ['applicationId', 'masterKey', 'restKey', 'clientKey', 'javascriptKey', 'windowsKey', 'webhookKey', 'dashboardURL'];
+
+/**
+ * Spec 4.12: apps, authenticated by an account (X-Svc-Email + X-Svc-Password, or
+ * X-Svc-Account-Key), never by app keys. An account sees the apps it owns or collaborates on.
+ */
+export function registerAppsRoutes(app: FastifyInstance, deps: HttpDeps): void {
+  const render = (request: FastifyRequest, record: AppRecord) => ({
+    appName: record.appName,
+    applicationId: record.applicationId,
+    ...record.settings,
+    dashboardURL: `${publicUrl(deps, request)}/dashboard/apps/${encodeURIComponent(record.applicationId)}`,
+    ...record.keys,
+  });
+
+  const visibleApp = async (account: Account, applicationId: string) => {
+    const record = (await deps.apps.list(account.id)).find((candidate) => candidate.applicationId === applicationId);
+    if (!record) throw Errors.objectNotFound(`No app ${applicationId} for this account.`);
+    return record;
+  };
+
+  app.get('/1/apps', async (request) => {
+    const account = await authenticate(deps, request);
+    return { results: (await deps.apps.list(account.id)).map((record) => render(request, record)) };
+  });
+
+  app.get<{ Params: { applicationId: string } }>('/1/apps/:applicationId', async (request) => {
+    const account = await authenticate(deps, request);
+    return render(request, await visibleApp(account, request.params.applicationId));
+  });
+
+  app.post('/1/apps', async (request, reply) => {
+    const account = await authenticate(deps, request);
+    const body = appBody(request.body);
+    if (typeof body.appName !== 'string' || body.appName.trim() === '') throw Errors.missingRequiredField('appName is required.');
+    const record = await deps.apps.create({ appName: body.appName, ownerId: account.id, settings: parseSettings(body, ['appName']) });
+    const url = `${publicUrl(deps, request)}/1/apps/${encodeURIComponent(record.applicationId)}`;
+    return reply.code(201).header('Location', url).send(render(request, record));
+  });
+
+  const update = async (request: FastifyRequest<{ Params: { applicationId: string } }>) => {
+    const account = await authenticate(deps, request);
+    const current = await visibleApp(account, request.params.applicationId);
+    const body = appBody(request.body);
+    if (body.appName !== undefined && (typeof body.appName !== 'string' || body.appName.trim() === '')) throw Errors.invalidJson('appName must be a non-empty string.');
+    const record = await deps.apps.update(current.applicationId, {
+      ...(typeof body.appName === 'string' ? { appName: body.appName } : {}),
+      settings: parseSettings(body, ['appName', ...KEY_FIELDS]),
+    });
+    return render(request, record);
+  };
+  app.put('/1/apps/:applicationId', update);
+  app.post('/1/apps/:applicationId', update);
+}
+
+function appBody(body: unknown): Record<string, unknown> {
+  if (body === undefined) return {};
+  if (!isPlainObject(body)) throw Errors.invalidJson('The request body must be a JSON object.');
+  return body;
+}
+
+async function authenticate(deps: HttpDeps, request: FastifyRequest): Promise<Account> {
+  const accountKey = svcHeader(request.headers, 'account-key');
+  const email = svcHeader(request.headers, 'email');
+  const password = svcHeader(request.headers, 'password');
+  let account: Account | null = null;
+  if (accountKey) account = await deps.accounts.byAccountKey(accountKey);
+  else if (email && password) account = await deps.accounts.authenticate(email, password);
+  else throw Errors.unauthorized('The apps endpoints need X-Svc-Email and X-Svc-Password, or X-Svc-Account-Key.');
+  if (!account) throw Errors.unauthorized('Invalid account credentials.');
+  return account;
+}

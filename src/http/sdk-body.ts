@@ -1,0 +1,41 @@
+import { isPlainObject } from '../encoding/values.ts';
+
+/** The Parse SDKs' body form: keys and options sent as body fields instead of headers. */
+export interface SdkFields {
+  readonly applicationId?: string;
+  readonly javascriptKey?: string;
+  readonly clientKey?: string;
+  readonly masterKey?: string;
+  readonly windowsKey?: string;
+  readonly sessionToken?: string;
+  readonly installationId?: string;
+  readonly revocableSession?: string;
+  readonly method?: string;
+}
+
+const FIELDS: Record<string, keyof SdkFields> = {
+  _ApplicationId: 'applicationId',
+  _JavaScriptKey: 'javascriptKey',
+  _ClientKey: 'clientKey',
+  _MasterKey: 'masterKey',
+  _WindowsKey: 'windowsKey',
+  _SessionToken: 'sessionToken',
+  _InstallationId: 'installationId',
+  _RevocableSession: 'revocableSession',
+  _method: 'method',
+};
+const IGNORED = new Set(['_ClientVersion', '_ContentType']);
+
+/** Splits the SDK fields off a body; the rest is the request's own body. */
+export function splitSdkFields(body: unknown): { sdk: SdkFields; body: unknown } {
+  if (!isPlainObject(body) || !Object.keys(body).some((key) => key in FIELDS || IGNORED.has(key))) return { sdk: {}, body };
+  const sdk: Record<string, string> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    const name = FIELDS[key];
+    if (name) {
+      if (typeof value === 'string' || typeof value === 'number') sdk[name] = String(value);
+    } else if (!IGNORED.has(key)) rest[key] = value;
+  }
+  return { sdk, body: rest };
+}

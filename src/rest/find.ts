@@ -1,0 +1,78 @@
+import { Errors } from '../errors/index.ts';
+import { parseOrder, parseWhere } from '../query/parse.ts';
+import { and, type WhereNode } from '../query/ast.ts';
+import { ok, principals, type RequestContext, type Result } from './context.ts';
+import { renderObject } from './render.ts';
+import { assertGenericClass } from './class-access.ts';
+
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 1000;
+
+/** Query parameters of spec 4.2, as they arrive (URL strings, or values from the SDK body form). */
+export interface FindParams {
+  readonly where?: unknown;
+  readonly order?: unknown;
+  readonly limit?: unknown;
+  readonly skip?: unknown;
+  readonly keys?: unknown;
+  readonly count?: unknown;
+}
+
+/** GET /1/classes/<className>: {results, count?}. */
+export async function findObjects(ctx: RequestContext, className: string, params: FindParams): Promise<Result> {
+  assertGenericClass(ctx, className, 'read');
+  const schema = await ctx.app.schemas.get(className);
+  const where = parseWhere(parseJsonParam(params.where, 'where'), schema);
+  const order = parseOrder(params.order, schema);
+  const limit = parseLimit(params.limit);
+  const skip = parseSkip(params.skip);
+  const withCount = params.count === '1' || params.count === 1 || params.count === true || params.count === 'true';
+  const keys = parseKeys(params.keys);
+  if (!schema) return ok(withCount ? { results: [], count: 0 } : { results: [] });
+
+  const read = principals(ctx);
+  const secured: WhereNode = read ? and([where, { kind: 'acl', access: 'read', principals: read }]) : where;
+  const [objects, count] = await Promise.all([
+    limit > 0 ? ctx.app.store.find(className, { where: secured, order, limit, skip }) : Promise.resolve([]),
+    withCount ? ctx.app.store.count(className, secured) : Promise.resolve(undefined),
+  ]);
+  const results = objects.map((object) => renderObject(ctx, schema, object, keys));
+  return ok(count === undefined ? { results } : { results, count });
+}
+
+export function parseJsonParam(value: unknown, name: string): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw Errors.invalidJson(`${name} is not valid JSON.`);
+  }
+}
+
+function parseInteger(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isInteger(value) ? value : null;
+  if (typeof value === 'string' && /^-?\d{1,15}$/.test(value.trim())) return Number(value.trim());
+  return null;
+}
+
+/** Default 100; 0 gives no results (for count-only queries); above 1000 is clamped to 1000. */
+export function parseLimit(value: unknown): number {
+  if (value === undefined || value === '') return DEFAULT_LIMIT;
+  const limit = parseInteger(value);
+  if (limit === null || limit < 0) throw Errors.invalidLimit(`limit must be a whole number from 0 to ${MAX_LIMIT}.`);
+  return Math.min(limit, MAX_LIMIT);
+}
+
+export function parseSkip(value: unknown): number {
+  if (value === undefined || value === '') return 0;
+  const skip = parseInteger(value);
+  if (skip === null || skip < 0) throw Errors.invalidSkip('skip must be a whole number, 0 or more.');
+  return skip;
+}
+
+/** `keys=a,b` → the fields to return; objectId, createdAt and updatedAt always come back. */
+export function parseKeys(value: unknown): ReadonlySet<string> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw Errors.invalidQuery('keys must be a comma-separated string.');
+  return new Set(value.split(',').map((key) => key.trim().split('.')[0]!).filter(Boolean));
+}

@@ -1,0 +1,104 @@
+import { Errors } from '../errors/index.ts';
+import type { SchemaStore } from '../storage/port.ts';
+import { DEFAULT_CLP, describeType, sameType, type ClassSchema, type FieldType } from './types.ts';
+
+export interface EnsureOptions {
+  /** May the caller create the class if it does not exist (clientClassCreationEnabled, master key). */
+  readonly mayCreateClass: boolean;
+}
+
+/**
+ * One app's class schemas, cached. The first write of a field fixes its type (code 111 for a
+ * later write of another type); the cache is dropped whenever any process changes a schema.
+ */
+export class SchemaService {
+  private cache: Promise<Map<string, ClassSchema>> | null = null;
+
+  constructor(
+    readonly store: SchemaStore,
+    private readonly onChange: () => Promise<void>,
+  ) {}
+
+  invalidate(): void {
+    this.cache = null;
+  }
+
+  all(): Promise<Map<string, ClassSchema>> {
+    if (!this.cache) {
+      const loading = this.store.loadAll().then((list) => new Map(list.map((schema) => [schema.className, schema])));
+      loading.catch(() => {
+        if (this.cache === loading) this.cache = null;
+      });
+      this.cache = loading;
+    }
+    return this.cache;
+  }
+
+  async get(className: string): Promise<ClassSchema | null> {
+    return (await this.all()).get(className) ?? null;
+  }
+
+  /** Makes sure the class exists and has these fields with these types. */
+  async ensureFields(className: string, types: ReadonlyMap<string, FieldType>, options: EnsureOptions): Promise<ClassSchema> {
+    const cached = await this.get(className);
+    if (cached && checkFields(cached, types).length === 0) return cached;
+    if (!cached && !options.mayCreateClass) {
+      throw Errors.operationForbidden(`This key may not create the class ${className}; creating classes from clients is disabled for this app.`);
+    }
+    const next = await this.change(className, (current) => {
+      if (!current && !options.mayCreateClass) throw Errors.operationForbidden(`This key may not create the class ${className}.`);
+      const base = current ?? emptySchema(className);
+      const missing = checkFields(base, types);
+      if (missing.length === 0) return current ?? base;
+      return { ...base, fields: { ...base.fields, ...Object.fromEntries(missing) } };
+    });
+    return next!;
+  }
+
+  /** Runs a schema change under the store's lock, then tells every process to reload. */
+  async change(
+    className: string,
+    change: Parameters<SchemaStore['change']>[1],
+    ddl?: Parameters<SchemaStore['change']>[2],
+  ): Promise<ClassSchema | null> {
+    try {
+      return await this.store.change(className, change, ddl);
+    } finally {
+      this.invalidate();
+      await this.onChange();
+    }
+  }
+
+  async drop(className: string): Promise<void> {
+    try {
+      await this.store.drop(className);
+    } finally {
+      this.invalidate();
+      await this.onChange();
+    }
+  }
+}
+
+export function emptySchema(className: string): ClassSchema {
+  return { className, fields: {}, classLevelPermissions: DEFAULT_CLP, indexes: {} };
+}
+
+/** The fields of `types` the schema lacks; throws 111 when one has another type already. */
+function checkFields(schema: ClassSchema, types: ReadonlyMap<string, FieldType>): [string, FieldType][] {
+  const missing: [string, FieldType][] = [];
+  for (const [name, type] of types) {
+    const existing = schema.fields[name];
+    if (existing) {
+      if (!sameType(existing, type)) {
+        throw Errors.incorrectType(`Field ${name} is ${describeType(existing)} in class ${schema.className}; got ${describeType(type)}.`);
+      }
+      continue;
+    }
+    if (type.type === 'GeoPoint') {
+      const other = Object.entries(schema.fields).find(([, field]) => field.type === 'GeoPoint');
+      if (other) throw Errors.incorrectType(`Class ${schema.className} already has a GeoPoint field (${other[0]}); a class may hold only one.`);
+    }
+    missing.push([name, type]);
+  }
+  return missing;
+}

@@ -1,0 +1,49 @@
+/** Field types a class schema can hold (Parse's names, as clients and the dashboard use them). */
+export const FIELD_TYPES = ['String', 'Number', 'Boolean', 'Date', 'Object', 'Array', 'Pointer', 'Relation', 'File', 'GeoPoint', 'Polygon', 'Bytes', 'ACL'] as const;
+export type FieldTypeName = (typeof FIELD_TYPES)[number];
+
+export interface FieldType {
+  readonly type: FieldTypeName;
+  /** For Pointer and Relation: the class pointed to. */
+  readonly targetClass?: string;
+  readonly required?: boolean;
+  readonly defaultValue?: unknown;
+}
+
+export type ClassLevelPermissions = Readonly<Record<string, unknown>>;
+/** index name → { field name: 1 | -1 } */
+export type IndexSpec = Readonly<Record<string, Readonly<Record<string, 1 | -1>>>>;
+
+export interface ClassSchema {
+  readonly className: string;
+  readonly fields: Readonly<Record<string, FieldType>>;
+  readonly classLevelPermissions: ClassLevelPermissions;
+  readonly indexes: IndexSpec;
+}
+
+/** Fields every class has; they live in columns, not in the JSON document. */
+export const DEFAULT_FIELDS: Readonly<Record<string, FieldType>> = Object.freeze({
+  objectId: { type: 'String' },
+  createdAt: { type: 'Date' },
+  updatedAt: { type: 'Date' },
+  ACL: { type: 'ACL' },
+});
+
+export const DEFAULT_CLP: ClassLevelPermissions = Object.freeze({
+  find: { '*': true },
+  count: { '*': true },
+  get: { '*': true },
+  create: { '*': true },
+  update: { '*': true },
+  delete: { '*': true },
+  addField: { '*': true },
+  protectedFields: { '*': [] },
+});
+
+export function sameType(a: FieldType, b: FieldType): boolean {
+  return a.type === b.type && (a.targetClass ?? null) === (b.targetClass ?? null);
+}
+
+export function describeType(t: FieldType): string {
+  return t.targetClass ? `${t.type}<${t.targetClass}>` : t.type;
+}

@@ -1,0 +1,77 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import pino, { type Logger } from 'pino';
+import { randomUUID } from 'node:crypto';
+import type { Config } from './config/schema.ts';
+import type { Backend } from './storage/backend.ts';
+import { SqliteBackend } from './storage/sqlite/backend.ts';
+import { PostgresBackend } from './storage/postgres/backend.ts';
+import { AppRegistry } from './apps/registry.ts';
+import { AccountService } from './apps/accounts.ts';
+import { bootstrap, type BootstrapReport } from './apps/bootstrap.ts';
+import type { HttpDeps } from './http/deps.ts';
+import { registerCors } from './http/cors.ts';
+import { registerJsonBody } from './http/body.ts';
+import { registerErrorHandling } from './http/errors.ts';
+import { registerAppRoutes } from './http/app-routes.ts';
+import { RouteTable } from './http/route.ts';
+import { classRoutes } from './http/routes/classes.ts';
+import { schemaRoutes } from './http/routes/schemas.ts';
+import { batchRoute } from './http/routes/batch.ts';
+import { registerAppsRoutes } from './http/routes/apps.ts';
+import { registerHealthRoute } from './http/routes/health.ts';
+
+export interface BasaltServer {
+  readonly http: FastifyInstance;
+  readonly backend: Backend;
+  readonly bootstrap: BootstrapReport;
+  readonly logger: Logger;
+  /** Stops accepting, finishes in-flight requests, closes the database. */
+  close(): Promise<void>;
+}
+
+export async function openBackend(config: Config): Promise<Backend> {
+  if (config.databaseUrl) return PostgresBackend.open(config.databaseUrl, config.databasePoolSize);
+  return SqliteBackend.open(config.dataDir);
+}
+
+/** Wires storage, services and routes. Nothing listens until the caller says so. */
+export async function createServer(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<BasaltServer> {
+  const backend = await openBackend(config);
+  const apps = new AppRegistry(backend);
+  const accounts = new AccountService(backend);
+  const report = await bootstrap(config, apps, accounts);
+  const deps: HttpDeps = { config, backend, apps, accounts, logger };
+
+  const http = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: config.bodyLimit,
+    genReqId: () => randomUUID(),
+    // Request ids are ours; a client's X-Request-Id is not trusted into the logs.
+    requestIdHeader: false,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+  });
+  http.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  registerCors(http);
+  registerJsonBody(http);
+  registerErrorHandling(http);
+  registerHealthRoute(http, deps);
+  registerAppsRoutes(http, deps);
+  // The batch route dispatches through the same table it is part of.
+  let table: RouteTable;
+  table = new RouteTable([...classRoutes, ...schemaRoutes, batchRoute(() => table)]);
+  registerAppRoutes(http, deps, table);
+
+  return {
+    http,
+    backend,
+    bootstrap: report,
+    logger,
+    async close() {
+      await http.close();
+      await backend.close();
+    },
+  };
+}

@@ -1,0 +1,162 @@
+import type { FieldRef, FindQuery, OrderKey, ValueKind, WhereNode } from '../query/ast.ts';
+import { Params, ident, safeKey } from './params.ts';
+import type { SqlParam } from '../storage/driver.ts';
+
+export interface CompiledSql {
+  readonly sql: string;
+  readonly params: readonly SqlParam[];
+}
+
+/**
+ * The one SQL compiler. Dialects override the handful of methods where SQLite and PostgreSQL
+ * differ (placeholders, JSON access, array containment, column types); everything else, and
+ * every decision about what a query means, lives here.
+ */
+export abstract class SqlCompiler {
+  abstract readonly name: 'sqlite' | 'postgres';
+  /** Whether INSERT/UPDATE … RETURNING is available. */
+  readonly supportsReturning: boolean = true;
+
+  abstract placeholder(index: number): string;
+  /** The JSON document column read as text / number / boolean / raw JSON at `path`. */
+  abstract docText(path: readonly string[]): string;
+  abstract docNumber(path: readonly string[]): string;
+  abstract docBoolean(path: readonly string[]): string;
+  abstract docJson(path: readonly string[]): string;
+  /** The array at `path` holds `value` (or an element whose `subKey` is `value`). */
+  abstract arrayContains(path: readonly string[], value: SqlParam, as: ValueKind, params: Params, subKey?: string): string;
+  abstract jsonEquals(path: readonly string[], json: string, params: Params): string;
+  abstract acl(column: '_rperm' | '_wperm', principals: readonly string[], params: Params): string;
+  /** Turns a JSON text parameter into the document column's type. */
+  abstract jsonParam(placeholder: string): string;
+  /** Turns a permission list parameter into the permission column's type. */
+  abstract permsParam(placeholder: string): string;
+  /** Selects the document column as something the driver returns as JSON text or an object. */
+  abstract selectDoc(): string;
+  abstract selectPerms(column: '_rperm' | '_wperm'): string;
+  /** ORDER BY direction with missing values first when ascending, last when descending. */
+  abstract orderDirection(descending: boolean): string;
+  /** Column types of a class table. */
+  abstract readonly docType: string;
+  abstract readonly permsType: string;
+  abstract readonly keyType: string;
+  /** Appended to a SELECT that reads a row it is about to update. */
+  readonly lockClause: string = '';
+  /** Index DDL for the read permission list (an index the ACL filter can use). */
+  abstract permsIndex(indexName: string, table: string): string | null;
+  /** Expression-index column list entry (PostgreSQL wants expressions in parentheses). */
+  indexExpr(expr: string, descending: boolean): string {
+    return `${expr} ${this.orderDirection(descending)}`;
+  }
+  /** The document with one top-level key removed (for dropping a field's data). */
+  abstract removeKey(doc: string, key: string): string;
+  /** An identifier for an index in the app's namespace, for DROP INDEX. */
+  abstract qualifyIndex(namespace: string | null, indexName: string): string;
+
+  /** Makes a text expression compare byte-wise, so both backends sort strings alike. */
+  textCollate(expr: string): string {
+    return expr;
+  }
+
+  params(): Params {
+    return new Params((index) => this.placeholder(index));
+  }
+
+  /** The SQL expression a field is read as. */
+  fieldExpr(field: FieldRef, as: ValueKind | 'json'): string {
+    if (field.kind === 'column') return this.textCollate(ident(field.column));
+    const path = field.path.map(safeKey);
+    switch (as) {
+      case 'text':
+        return this.textCollate(this.docText(path));
+      case 'number':
+        return this.docNumber(path);
+      case 'boolean':
+        return this.docBoolean(path);
+      case 'json':
+        return this.docJson(path);
+    }
+  }
+
+  where(node: WhereNode, params: Params): string {
+    switch (node.kind) {
+      case 'const':
+        return node.value ? '1=1' : '1=0';
+      case 'and':
+        return node.nodes.map((child) => `(${this.where(child, params)})`).join(' AND ');
+      case 'or':
+        return node.nodes.map((child) => `(${this.where(child, params)})`).join(' OR ');
+      case 'not':
+        // Two-valued logic: a constraint on a missing field is false, so its negation is true.
+        return `NOT COALESCE((${this.where(node.node, params)}), FALSE)`;
+      case 'compare':
+        return this.compare(node.field, node.op, node.value, node.as, params);
+      case 'in': {
+        if (node.values.length === 0) return '1=0';
+        const expr = this.fieldExpr(node.field, node.as);
+        return `${expr} IN (${node.values.map((value) => params.add(value)).join(', ')})`;
+      }
+      case 'exists':
+        return `${this.rawText(node.field)} IS NOT NULL`;
+      case 'isNull':
+        return `${this.rawText(node.field)} IS NULL`;
+      case 'arrayContains':
+        return this.arrayContains(this.docPath(node.field), node.value, node.as, params, node.subKey);
+      case 'jsonEquals':
+        return this.jsonEquals(this.docPath(node.field), node.json, params);
+      case 'acl':
+        return this.acl(node.access === 'read' ? '_rperm' : '_wperm', node.principals, params);
+    }
+  }
+
+  /** `$ne` also matches objects where the field is missing, as Parse clients expect. */
+  private compare(field: FieldRef, op: string, value: SqlParam, as: ValueKind, params: Params): string {
+    const expr = this.fieldExpr(field, as);
+    const p = params.add(value);
+    switch (op) {
+      case 'eq':
+        return `${expr} = ${p}`;
+      case 'ne':
+        return `(${expr} <> ${p} OR ${this.rawText(field)} IS NULL)`;
+      case 'lt':
+        return `${expr} < ${p}`;
+      case 'lte':
+        return `${expr} <= ${p}`;
+      case 'gt':
+        return `${expr} > ${p}`;
+      case 'gte':
+        return `${expr} >= ${p}`;
+      default:
+        throw new Error(`unknown comparison ${op}`);
+    }
+  }
+
+  private rawText(field: FieldRef): string {
+    return field.kind === 'column' ? ident(field.column) : this.docText(field.path.map(safeKey));
+  }
+
+  private docPath(field: FieldRef): readonly string[] {
+    if (field.kind !== 'doc') throw new Error('array operators apply to document fields only');
+    return field.path.map(safeKey);
+  }
+
+  orderBy(order: readonly OrderKey[]): string {
+    const keys = order.map((key) => `${this.fieldExpr(key.field, key.as)} ${this.orderDirection(key.descending)}`);
+    // objectId breaks ties so that paging with skip is stable.
+    if (!order.some((key) => key.field.kind === 'column' && key.field.column === 'objectId')) keys.push(`${this.textCollate(ident('objectId'))} ASC`);
+    return keys.join(', ');
+  }
+
+  select(table: string, query: FindQuery): CompiledSql {
+    const params = this.params();
+    const where = this.where(query.where, params);
+    let sql = `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} FROM ${table} WHERE ${where} ORDER BY ${this.orderBy(query.order)}`;
+    sql += ` LIMIT ${params.add(query.limit)} OFFSET ${params.add(query.skip)}`;
+    return { sql, params: params.values };
+  }
+
+  count(table: string, where: WhereNode): CompiledSql {
+    const params = this.params();
+    return { sql: `SELECT count(*) AS "n" FROM ${table} WHERE ${this.where(where, params)}`, params: params.values };
+  }
+}

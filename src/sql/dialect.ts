@@ -1,0 +1,1 @@
+export type { SqlCompiler as Dialect } from './compiler.ts';

@@ -1,0 +1,45 @@
+import type { SqlDriver, SqlExecutor } from './driver.ts';
+import type { AppNamespace } from './namespace.ts';
+import type { Migration } from './migrations.ts';
+
+/** A message that tells every server process to drop a cached value. */
+export interface Invalidation {
+  readonly appId: string;
+  readonly what: 'app' | 'schema' | 'config';
+}
+
+/**
+ * Where the databases are: the system tables, and one namespace per app. The SQLite backend keeps
+ * files under the data directory; the PostgreSQL backend keeps schemas in one database and
+ * spreads cache invalidations to other processes with LISTEN/NOTIFY.
+ */
+export interface Backend {
+  readonly kind: 'sqlite' | 'postgres';
+  readonly system: SqlDriver;
+  systemTable(name: string): string;
+  /** Opens (creating and migrating when needed) an app's namespace. */
+  openApp(namespace: string): Promise<AppNamespace>;
+  dropApp(namespace: string): Promise<void>;
+  publish(message: Invalidation): Promise<void>;
+  subscribe(handler: (message: Invalidation) => void): void;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Applies the migrations above `current`, recording each; the caller holds the lock. */
+export async function applyMigrations(
+  tx: SqlExecutor,
+  migrations: readonly Migration[],
+  table: (name: string) => string,
+  versionTable: string,
+): Promise<void> {
+  const d = tx.dialect;
+  await tx.run(`CREATE TABLE IF NOT EXISTS ${versionTable} ("version" INTEGER PRIMARY KEY, "appliedAt" TEXT NOT NULL)`);
+  const rows = await tx.all(`SELECT max("version") AS "v" FROM ${versionTable}`);
+  const current = Number(rows[0]?.v ?? 0);
+  for (const migration of migrations) {
+    if (migration.version <= current) continue;
+    for (const statement of migration.statements(d, table)) await tx.run(statement);
+    await tx.run(`INSERT INTO ${versionTable} ("version", "appliedAt") VALUES (${d.placeholder(1)}, ${d.placeholder(2)})`, [migration.version, new Date().toISOString()]);
+  }
+}

@@ -1,0 +1,21 @@
+import type { Dialect } from '../sql/dialect.ts';
+
+export type SqlParam = string | number | boolean | null | Buffer | readonly string[];
+export type Row = Record<string, unknown>;
+
+/**
+ * What the SQL storage needs from a database connection. Two implementations exist:
+ * sqlite/driver.ts (better-sqlite3, one connection per app file) and postgres/driver.ts (a pg
+ * pool shared by every app schema). Nothing else imports a database driver.
+ */
+export interface SqlExecutor {
+  readonly dialect: Dialect;
+  all(sql: string, params?: readonly SqlParam[]): Promise<Row[]>;
+  run(sql: string, params?: readonly SqlParam[]): Promise<number>;
+}
+
+export interface SqlDriver extends SqlExecutor {
+  /** Runs fn in one transaction; a throw rolls back. Statements outside wait until it ends. */
+  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}

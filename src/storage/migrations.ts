@@ -1,0 +1,35 @@
+import type { SqlCompiler } from '../sql/compiler.ts';
+
+/**
+ * Versioned migrations. System migrations create the account and app tables once per database;
+ * app migrations create the tables every app namespace has. Each runs once, in order, inside a
+ * transaction that holds a lock, so several processes starting at once apply it exactly once.
+ * Append new versions; never edit an applied one.
+ */
+export interface Migration {
+  readonly version: number;
+  readonly statements: (d: SqlCompiler, table: (name: string) => string) => string[];
+}
+
+export const SYSTEM_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    statements: (d, t) => [
+      `CREATE TABLE IF NOT EXISTS ${t('accounts')} ("id" ${d.keyType} PRIMARY KEY, "email" ${d.keyType} NOT NULL UNIQUE, "passwordHash" TEXT NOT NULL, "accountKey" ${d.keyType} NOT NULL UNIQUE, "createdAt" TEXT NOT NULL)`,
+      `CREATE TABLE IF NOT EXISTS ${t('apps')} ("applicationId" ${d.keyType} PRIMARY KEY, "namespace" ${d.keyType} NOT NULL UNIQUE, "ownerId" ${d.keyType}, "appName" TEXT NOT NULL, "keys" TEXT NOT NULL, "settings" TEXT NOT NULL, "createdAt" TEXT NOT NULL, "updatedAt" TEXT NOT NULL)`,
+      `CREATE TABLE IF NOT EXISTS ${t('collaborators')} ("applicationId" ${d.keyType} NOT NULL, "accountId" ${d.keyType} NOT NULL, PRIMARY KEY ("applicationId", "accountId"))`,
+    ],
+  },
+];
+
+export const APP_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    statements: (d, t) => [
+      `CREATE TABLE IF NOT EXISTS ${t('_SCHEMA')} ("className" ${d.keyType} PRIMARY KEY, "schema" TEXT NOT NULL)`,
+      `CREATE TABLE IF NOT EXISTS ${t('_Join')} ("owningClass" ${d.keyType} NOT NULL, "owningField" ${d.keyType} NOT NULL, "owningId" ${d.keyType} NOT NULL, "relatedId" ${d.keyType} NOT NULL, PRIMARY KEY ("owningClass", "owningField", "owningId", "relatedId"))`,
+    ],
+  },
+];
+
+export const LATEST_APP_VERSION = APP_MIGRATIONS[APP_MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,60 @@
+import type { FindQuery, WhereNode } from '../query/ast.ts';
+import type { ClassSchema } from '../schema/types.ts';
+
+/** An object as stored: the built-in columns, the permission lists and the JSON document. */
+export interface StoredObject {
+  readonly objectId: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly data: Readonly<Record<string, unknown>>;
+  readonly rperm: readonly string[];
+  readonly wperm: readonly string[];
+}
+
+export interface RelationChange {
+  readonly field: string;
+  readonly add: readonly string[];
+  readonly remove: readonly string[];
+}
+
+export interface ObjectWrite {
+  readonly object: StoredObject;
+  readonly relations: readonly RelationChange[];
+}
+
+/** `null` principals means the master key: no permission check. */
+export type Principals = readonly string[] | null;
+
+/** What the use cases of src/rest need from storage for one app. */
+export interface AppStore {
+  insert(className: string, write: ObjectWrite): Promise<void>;
+  get(className: string, objectId: string, read: Principals): Promise<StoredObject | null>;
+  find(className: string, query: FindQuery): Promise<StoredObject[]>;
+  count(className: string, where: WhereNode): Promise<number>;
+  /** Reads the object under a write lock, lets `mutate` compute the new state, stores it. */
+  update(className: string, objectId: string, write: Principals, mutate: (current: StoredObject) => ObjectWrite): Promise<StoredObject | null>;
+  delete(className: string, objectId: string, write: Principals): Promise<boolean>;
+  relatedIds(className: string, field: string, objectId: string): Promise<string[]>;
+
+  schemas: SchemaStore;
+}
+
+export interface SchemaStore {
+  loadAll(): Promise<ClassSchema[]>;
+  /** Creates the class table and schema row if absent; runs `change` on the current schema under a lock. */
+  change(className: string, change: (current: ClassSchema | null) => ClassSchema | null, ddl?: (current: ClassSchema | null, next: ClassSchema) => DdlStep[]): Promise<ClassSchema | null>;
+  drop(className: string): Promise<void>;
+  countObjects(className: string): Promise<number>;
+}
+
+/** Structural changes the schema layer asks storage to make along with a schema change. */
+export type DdlStep =
+  | { readonly kind: 'createIndex'; readonly name: string; readonly keys: readonly IndexKey[]; readonly unique?: boolean }
+  | { readonly kind: 'dropIndex'; readonly name: string }
+  | { readonly kind: 'dropField'; readonly field: string; readonly relation: boolean };
+
+export interface IndexKey {
+  readonly field: import('../query/ast.ts').FieldRef;
+  readonly as: import('../query/ast.ts').ValueKind | 'json';
+  readonly descending: boolean;
+}

@@ -1,0 +1,84 @@
+import { PostgresDriver } from './driver.ts';
+import { AppNamespace } from '../namespace.ts';
+import { applyMigrations, type Backend, type Invalidation } from '../backend.ts';
+import { APP_MIGRATIONS, SYSTEM_MIGRATIONS } from '../migrations.ts';
+import { ident } from '../../sql/params.ts';
+
+const SYSTEM_SCHEMA = 'basalt';
+const CHANNEL = 'basalt_invalidate';
+
+/** PostgreSQL: system tables in schema `basalt`, each app in a schema of its own. */
+export class PostgresBackend implements Backend {
+  readonly kind = 'postgres' as const;
+  private readonly apps = new Map<string, Promise<AppNamespace>>();
+  private readonly handlers: ((message: Invalidation) => void)[] = [];
+  private stopListening: (() => Promise<void>) | null = null;
+
+  private constructor(readonly system: PostgresDriver) {}
+
+  static async open(url: string, poolSize: number): Promise<PostgresBackend> {
+    const backend = new PostgresBackend(new PostgresDriver(url, poolSize));
+    await backend.system.transaction(async (tx) => {
+      await tx.run(`SELECT pg_advisory_xact_lock(hashtext('basalt:migrations'))`);
+      await tx.run(`CREATE SCHEMA IF NOT EXISTS ${ident(SYSTEM_SCHEMA)}`);
+      await applyMigrations(tx, SYSTEM_MIGRATIONS, (name) => backend.systemTable(name), backend.systemTable('_migrations'));
+    });
+    backend.stopListening = await backend.system.listen(CHANNEL, (payload) => {
+      try {
+        backend.deliver(JSON.parse(payload) as Invalidation);
+      } catch {
+        // A malformed notification is not ours to act on.
+      }
+    });
+    return backend;
+  }
+
+  systemTable(name: string): string {
+    return `${ident(SYSTEM_SCHEMA)}.${ident(name)}`;
+  }
+
+  openApp(namespace: string): Promise<AppNamespace> {
+    let opened = this.apps.get(namespace);
+    if (!opened) {
+      opened = (async () => {
+        const ns = new AppNamespace(this.system, `app_${namespace}`);
+        await this.system.transaction(async (tx) => {
+          await tx.run(`SELECT pg_advisory_xact_lock(hashtext(${tx.dialect.placeholder(1)}))`, [`basalt:app:${namespace}`]);
+          await tx.run(`CREATE SCHEMA IF NOT EXISTS ${ident(ns.schema!)}`);
+          await applyMigrations(tx, APP_MIGRATIONS, (name) => ns.table(name), ns.table('_MIGRATIONS'));
+        });
+        return ns;
+      })();
+      opened.catch(() => this.apps.delete(namespace));
+      this.apps.set(namespace, opened);
+    }
+    return opened;
+  }
+
+  async dropApp(namespace: string): Promise<void> {
+    this.apps.delete(namespace);
+    await this.system.run(`DROP SCHEMA IF EXISTS ${ident(`app_${namespace}`)} CASCADE`);
+  }
+
+  async publish(message: Invalidation): Promise<void> {
+    this.deliver(message);
+    await this.system.run(`SELECT pg_notify($1, $2)`, [CHANNEL, JSON.stringify(message)]);
+  }
+
+  subscribe(handler: (message: Invalidation) => void): void {
+    this.handlers.push(handler);
+  }
+
+  private deliver(message: Invalidation): void {
+    for (const handler of this.handlers) handler(message);
+  }
+
+  async ping(): Promise<void> {
+    await this.system.all('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    await this.stopListening?.();
+    await this.system.close();
+  }
+}

@@ -1,0 +1,64 @@
+import pg from 'pg';
+import type { SqlDriver, SqlExecutor, SqlParam, Row } from '../driver.ts';
+import { postgresDialect } from '../../sql/postgres/dialect.ts';
+
+// int8 (counts) and numeric come back as JS numbers rather than strings.
+pg.types.setTypeParser(20, (value) => Number(value));
+pg.types.setTypeParser(1700, (value) => Number(value));
+
+export class PostgresDriver implements SqlDriver {
+  readonly dialect = postgresDialect;
+  private readonly pool: pg.Pool;
+
+  constructor(private readonly url: string, poolSize: number) {
+    this.pool = new pg.Pool({ connectionString: url, max: poolSize });
+    // An idle client that loses its connection must not crash the process; the pool replaces it.
+    this.pool.on('error', () => {});
+  }
+
+  async all(sql: string, params: readonly SqlParam[] = []): Promise<Row[]> {
+    return (await this.pool.query<Row>(sql, params as unknown[])).rows;
+  }
+
+  async run(sql: string, params: readonly SqlParam[] = []): Promise<number> {
+    return (await this.pool.query(sql, params as unknown[])).rowCount ?? 0;
+  }
+
+  async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    const tx: SqlExecutor = {
+      dialect: this.dialect,
+      all: async (sql, params = []) => (await client.query<Row>(sql, params as unknown[])).rows,
+      run: async (sql, params = []) => (await client.query(sql, params as unknown[])).rowCount ?? 0,
+    };
+    try {
+      await client.query('BEGIN');
+      const result = await fn(tx);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** A dedicated connection for LISTEN; the returned function stops listening. */
+  async listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>> {
+    const client = new pg.Client({ connectionString: this.url });
+    client.on('error', () => {});
+    await client.connect();
+    client.on('notification', (message) => {
+      if (message.channel === channel) onMessage(message.payload ?? '');
+    });
+    await client.query(`LISTEN ${channel}`);
+    return async () => {
+      await client.end().catch(() => {});
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,94 @@
+import type { DdlStep, IndexKey, SchemaStore } from './port.ts';
+import type { SqlExecutor } from './driver.ts';
+import type { ClassSchema } from '../schema/types.ts';
+import type { AppNamespace } from './namespace.ts';
+import { ident } from '../sql/params.ts';
+
+export const SCHEMA_TABLE = '_SCHEMA';
+
+/** Class schemas in the app's `_SCHEMA` table, and the DDL that goes with changing them. */
+export class SqlSchemaStore implements SchemaStore {
+  constructor(private readonly ns: AppNamespace) {}
+
+  private get dialect() {
+    return this.ns.driver.dialect;
+  }
+
+  async loadAll(): Promise<ClassSchema[]> {
+    const rows = await this.ns.driver.all(`SELECT "className", "schema" FROM ${this.ns.table(SCHEMA_TABLE)} ORDER BY "className"`);
+    return rows.map((row) => JSON.parse(String(row.schema)) as ClassSchema);
+  }
+
+  async change(
+    className: string,
+    change: (current: ClassSchema | null) => ClassSchema | null,
+    ddl: (current: ClassSchema | null, next: ClassSchema) => DdlStep[] = () => [],
+  ): Promise<ClassSchema | null> {
+    const d = this.dialect;
+    const schemaTable = this.ns.table(SCHEMA_TABLE);
+    return this.ns.driver.transaction(async (tx) => {
+      // Two servers creating the same class at once must not both run CREATE TABLE.
+      if (d.name === 'postgres') await tx.run(`SELECT pg_advisory_xact_lock(hashtext(${d.placeholder(1)}))`, [`${this.ns.schema}.${className}`]);
+      const rows = await tx.all(`SELECT "schema" FROM ${schemaTable} WHERE "className" = ${d.placeholder(1)}${d.lockClause}`, [className]);
+      const current = rows[0] ? (JSON.parse(String(rows[0].schema)) as ClassSchema) : null;
+      const next = change(current);
+      if (!next || next === current) return current;
+      if (!current) await this.createClassTable(tx, className);
+      for (const step of ddl(current, next)) await this.runStep(tx, className, step);
+      const json = JSON.stringify(next);
+      if (current) await tx.run(`UPDATE ${schemaTable} SET "schema" = ${d.placeholder(1)} WHERE "className" = ${d.placeholder(2)}`, [json, className]);
+      else await tx.run(`INSERT INTO ${schemaTable} ("className", "schema") VALUES (${d.placeholder(1)}, ${d.placeholder(2)})`, [className, json]);
+      return next;
+    });
+  }
+
+  async drop(className: string): Promise<void> {
+    const d = this.dialect;
+    await this.ns.driver.transaction(async (tx) => {
+      await tx.run(`DROP TABLE IF EXISTS ${this.ns.table(className)}`);
+      await tx.run(`DELETE FROM ${this.ns.table('_Join')} WHERE "owningClass" = ${d.placeholder(1)}`, [className]);
+      await tx.run(`DELETE FROM ${this.ns.table(SCHEMA_TABLE)} WHERE "className" = ${d.placeholder(1)}`, [className]);
+    });
+  }
+
+  async countObjects(className: string): Promise<number> {
+    const rows = await this.ns.driver.all(`SELECT count(*) AS "n" FROM ${this.ns.table(className)}`);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  private async createClassTable(tx: SqlExecutor, className: string): Promise<void> {
+    const d = this.dialect;
+    const table = this.ns.table(className);
+    await tx.run(
+      `CREATE TABLE IF NOT EXISTS ${table} ("objectId" ${d.keyType} PRIMARY KEY, "createdAt" ${d.keyType} NOT NULL, "updatedAt" ${d.keyType} NOT NULL, "_rperm" ${d.permsType} NOT NULL, "_wperm" ${d.permsType} NOT NULL, "data" ${d.docType} NOT NULL)`,
+    );
+    for (const column of ['createdAt', 'updatedAt']) {
+      await tx.run(`CREATE INDEX IF NOT EXISTS ${ident(this.ns.indexName(className, column))} ON ${table} ("${column}")`);
+    }
+    const perms = d.permsIndex(this.ns.indexName(className, 'rperm'), table);
+    if (perms) await tx.run(perms);
+  }
+
+  private async runStep(tx: SqlExecutor, className: string, step: DdlStep): Promise<void> {
+    const d = this.dialect;
+    const table = this.ns.table(className);
+    switch (step.kind) {
+      case 'createIndex': {
+        const columns = step.keys.map((key: IndexKey) => d.indexExpr(d.fieldExpr(key.field, key.as), key.descending)).join(', ');
+        const name = ident(this.ns.indexName(className, step.name));
+        await tx.run(`CREATE ${step.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${name} ON ${table} (${columns})`);
+        return;
+      }
+      case 'dropIndex':
+        await tx.run(`DROP INDEX IF EXISTS ${d.qualifyIndex(this.ns.schema, this.ns.indexName(className, step.name))}`);
+        return;
+      case 'dropField':
+        if (step.relation) {
+          await tx.run(`DELETE FROM ${this.ns.table('_Join')} WHERE "owningClass" = ${d.placeholder(1)} AND "owningField" = ${d.placeholder(2)}`, [className, step.field]);
+        } else {
+          await tx.run(`UPDATE ${table} SET "data" = ${d.removeKey('"data"', step.field)}`);
+        }
+        return;
+    }
+  }
+}

@@ -1,0 +1,153 @@
+import type { AppStore, ObjectWrite, Principals, RelationChange, StoredObject } from './port.ts';
+import type { SqlExecutor, Row } from './driver.ts';
+import type { FindQuery, WhereNode } from '../query/ast.ts';
+import { and } from '../query/ast.ts';
+import { AppNamespace } from './namespace.ts';
+import { SqlSchemaStore } from './sql-schema-store.ts';
+
+const JOIN_TABLE = '_Join';
+
+/** The Storage port over SQL: one table per class, the fields in one JSON document column. */
+export class SqlAppStore implements AppStore {
+  readonly schemas: SqlSchemaStore;
+
+  constructor(private readonly ns: AppNamespace) {
+    this.schemas = new SqlSchemaStore(ns);
+  }
+
+  private get dialect() {
+    return this.ns.driver.dialect;
+  }
+
+  async insert(className: string, write: ObjectWrite): Promise<void> {
+    const { object } = write;
+    const params = this.dialect.params();
+    const values = [
+      params.add(object.objectId),
+      params.add(object.createdAt),
+      params.add(object.updatedAt),
+      this.dialect.permsParam(params.add(object.rperm)),
+      this.dialect.permsParam(params.add(object.wperm)),
+      this.dialect.jsonParam(params.add(JSON.stringify(object.data))),
+    ];
+    const sql = `INSERT INTO ${this.ns.table(className)} ("objectId", "createdAt", "updatedAt", "_rperm", "_wperm", "data") VALUES (${values.join(', ')})`;
+    if (write.relations.length === 0) {
+      await this.ns.driver.run(sql, params.values);
+      return;
+    }
+    await this.ns.driver.transaction(async (tx) => {
+      await tx.run(sql, params.values);
+      await this.applyRelations(tx, className, object.objectId, write.relations);
+    });
+  }
+
+  async get(className: string, objectId: string, read: Principals): Promise<StoredObject | null> {
+    const rows = await this.find(className, {
+      where: and([{ kind: 'compare', field: { kind: 'column', column: 'objectId' }, op: 'eq', value: objectId, as: 'text' }, ...(read ? [{ kind: 'acl' as const, access: 'read' as const, principals: read }] : [])]),
+      order: [],
+      limit: 1,
+      skip: 0,
+    });
+    return rows[0] ?? null;
+  }
+
+  async find(className: string, query: FindQuery): Promise<StoredObject[]> {
+    const { sql, params } = this.dialect.select(this.ns.table(className), query);
+    const rows = await this.ns.driver.all(sql, params);
+    return rows.map(toStoredObject);
+  }
+
+  async count(className: string, where: WhereNode): Promise<number> {
+    const { sql, params } = this.dialect.count(this.ns.table(className), where);
+    const rows = await this.ns.driver.all(sql, params);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async update(className: string, objectId: string, write: Principals, mutate: (current: StoredObject) => ObjectWrite): Promise<StoredObject | null> {
+    const table = this.ns.table(className);
+    const d = this.dialect;
+    return this.ns.driver.transaction(async (tx) => {
+      const rows = await tx.all(
+        `SELECT "objectId", "createdAt", "updatedAt", ${d.selectDoc()}, ${d.selectPerms('_rperm')} AS "rperm", ${d.selectPerms('_wperm')} AS "wperm" FROM ${table} WHERE "objectId" = ${d.placeholder(1)}${d.lockClause}`,
+        [objectId],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      const current = toStoredObject(row);
+      if (write && !current.wperm.some((principal) => write.includes(principal))) return null;
+      const next = mutate(current);
+      const params = d.params();
+      const sets = [
+        `"updatedAt" = ${params.add(next.object.updatedAt)}`,
+        `"_rperm" = ${d.permsParam(params.add(next.object.rperm))}`,
+        `"_wperm" = ${d.permsParam(params.add(next.object.wperm))}`,
+        `"data" = ${d.jsonParam(params.add(JSON.stringify(next.object.data)))}`,
+      ];
+      await tx.run(`UPDATE ${table} SET ${sets.join(', ')} WHERE "objectId" = ${params.add(objectId)}`, params.values);
+      await this.applyRelations(tx, className, objectId, next.relations);
+      return next.object;
+    });
+  }
+
+  async delete(className: string, objectId: string, write: Principals): Promise<boolean> {
+    const table = this.ns.table(className);
+    const d = this.dialect;
+    return this.ns.driver.transaction(async (tx) => {
+      const params = d.params();
+      let where = `"objectId" = ${params.add(objectId)}`;
+      if (write) where += ` AND ${d.where({ kind: 'acl', access: 'write', principals: write }, params)}`;
+      const deleted = await tx.run(`DELETE FROM ${table} WHERE ${where}`, params.values);
+      if (deleted === 0) return false;
+      await tx.run(`DELETE FROM ${this.ns.table(JOIN_TABLE)} WHERE "owningClass" = ${d.placeholder(1)} AND "owningId" = ${d.placeholder(2)}`, [className, objectId]);
+      return true;
+    });
+  }
+
+  async relatedIds(className: string, field: string, objectId: string): Promise<string[]> {
+    const d = this.dialect;
+    const rows = await this.ns.driver.all(
+      `SELECT "relatedId" FROM ${this.ns.table(JOIN_TABLE)} WHERE "owningClass" = ${d.placeholder(1)} AND "owningField" = ${d.placeholder(2)} AND "owningId" = ${d.placeholder(3)} ORDER BY "relatedId"`,
+      [className, field, objectId],
+    );
+    return rows.map((row) => String(row.relatedId));
+  }
+
+  private async applyRelations(tx: SqlExecutor, className: string, objectId: string, changes: readonly RelationChange[]): Promise<void> {
+    const d = this.dialect;
+    const join = this.ns.table(JOIN_TABLE);
+    for (const change of changes) {
+      for (const relatedId of change.add) {
+        await tx.run(
+          `INSERT INTO ${join} ("owningClass", "owningField", "owningId", "relatedId") VALUES (${d.placeholder(1)}, ${d.placeholder(2)}, ${d.placeholder(3)}, ${d.placeholder(4)}) ON CONFLICT DO NOTHING`,
+          [className, change.field, objectId, relatedId],
+        );
+      }
+      for (const relatedId of change.remove) {
+        await tx.run(
+          `DELETE FROM ${join} WHERE "owningClass" = ${d.placeholder(1)} AND "owningField" = ${d.placeholder(2)} AND "owningId" = ${d.placeholder(3)} AND "relatedId" = ${d.placeholder(4)}`,
+          [className, change.field, objectId, relatedId],
+        );
+      }
+    }
+  }
+}
+
+function toStoredObject(row: Row): StoredObject {
+  const data = typeof row.data === 'string' ? JSON.parse(row.data) : (row.data as Record<string, unknown>);
+  return {
+    objectId: String(row.objectId),
+    createdAt: String(row.createdAt),
+    updatedAt: String(row.updatedAt),
+    data,
+    rperm: parsePerms(row.rperm),
+    wperm: parsePerms(row.wperm),
+  };
+}
+
+function parsePerms(value: unknown): string[] {
+  if (Array.isArray(value)) return value as string[];
+  if (typeof value === 'string') return JSON.parse(value) as string[];
+  return [];
+}
+
+export { JOIN_TABLE };

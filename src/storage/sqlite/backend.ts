@@ -1,0 +1,73 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { SqliteDriver } from './driver.ts';
+import { AppNamespace } from '../namespace.ts';
+import { applyMigrations, type Backend, type Invalidation } from '../backend.ts';
+import { APP_MIGRATIONS, SYSTEM_MIGRATIONS } from '../migrations.ts';
+import { ident } from '../../sql/params.ts';
+
+/** The embedded backend: `basalt.db` for the system tables, `apps/<namespace>.db` per app. */
+export class SqliteBackend implements Backend {
+  readonly kind = 'sqlite' as const;
+  readonly system: SqliteDriver;
+  private readonly apps = new Map<string, Promise<AppNamespace>>();
+  private readonly handlers: ((message: Invalidation) => void)[] = [];
+
+  private constructor(private readonly dataDir: string) {
+    mkdirSync(join(dataDir, 'apps'), { recursive: true });
+    this.system = new SqliteDriver(join(dataDir, 'basalt.db'));
+  }
+
+  static async open(dataDir: string): Promise<SqliteBackend> {
+    const backend = new SqliteBackend(dataDir);
+    await backend.system.transaction((tx) => applyMigrations(tx, SYSTEM_MIGRATIONS, ident, ident('_migrations')));
+    return backend;
+  }
+
+  systemTable(name: string): string {
+    return ident(name);
+  }
+
+  openApp(namespace: string): Promise<AppNamespace> {
+    let opened = this.apps.get(namespace);
+    if (!opened) {
+      opened = (async () => {
+        const driver = new SqliteDriver(this.appFile(namespace));
+        await driver.transaction((tx) => applyMigrations(tx, APP_MIGRATIONS, ident, ident('_MIGRATIONS')));
+        return new AppNamespace(driver, null);
+      })();
+      opened.catch(() => this.apps.delete(namespace));
+      this.apps.set(namespace, opened);
+    }
+    return opened;
+  }
+
+  async dropApp(namespace: string): Promise<void> {
+    const opened = this.apps.get(namespace);
+    this.apps.delete(namespace);
+    if (opened) await (await opened).driver.close();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(this.appFile(namespace) + suffix, { force: true });
+  }
+
+  private appFile(namespace: string): string {
+    return join(this.dataDir, 'apps', `${namespace}.db`);
+  }
+
+  async publish(message: Invalidation): Promise<void> {
+    for (const handler of this.handlers) handler(message);
+  }
+
+  subscribe(handler: (message: Invalidation) => void): void {
+    this.handlers.push(handler);
+  }
+
+  async ping(): Promise<void> {
+    await this.system.all('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    for (const opened of this.apps.values()) await (await opened).driver.close();
+    this.apps.clear();
+    await this.system.close();
+  }
+}

@@ -1,0 +1,112 @@
+import Database from 'better-sqlite3';
+import type { SqlDriver, SqlExecutor, SqlParam, Row } from '../driver.ts';
+import { sqliteDialect } from '../../sql/sqlite/dialect.ts';
+
+type Statement = Database.Statement<unknown[], Row>;
+
+/**
+ * better-sqlite3 is synchronous, so every statement runs to completion before the event loop
+ * moves on. A transaction, however, spans awaits; while one is open, statements from other
+ * requests queue behind it so they never run inside it.
+ */
+export class SqliteDriver implements SqlDriver {
+  readonly dialect = sqliteDialect;
+  private readonly db: Database.Database;
+  private readonly statements = new Map<string, Statement>();
+  private lock: Promise<void> | null = null;
+
+  constructor(path: string) {
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    // SQLite has no REGEXP function of its own; the query compiler relies on this one.
+    this.db.function('regexp', { deterministic: true }, (pattern: unknown, value: unknown) => {
+      if (typeof value !== 'string' || typeof pattern !== 'string') return 0;
+      return cachedRegExp(pattern).test(value) ? 1 : 0;
+    });
+  }
+
+  async all(sql: string, params: readonly SqlParam[] = []): Promise<Row[]> {
+    while (this.lock) await this.lock;
+    return this.allNow(sql, params);
+  }
+
+  async run(sql: string, params: readonly SqlParam[] = []): Promise<number> {
+    while (this.lock) await this.lock;
+    return this.runNow(sql, params);
+  }
+
+  async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    while (this.lock) await this.lock;
+    let release!: () => void;
+    this.lock = new Promise<void>((resolve) => (release = resolve));
+    const tx: SqlExecutor = {
+      dialect: this.dialect,
+      all: async (sql, params = []) => this.allNow(sql, params),
+      run: async (sql, params = []) => this.runNow(sql, params),
+    };
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = await fn(tx);
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    } finally {
+      this.lock = null;
+      release();
+    }
+  }
+
+  async close(): Promise<void> {
+    while (this.lock) await this.lock;
+    this.db.close();
+  }
+
+  private prepare(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql) as Statement;
+      if (this.statements.size > 2000) this.statements.clear();
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private allNow(sql: string, params: readonly SqlParam[]): Row[] {
+    const statement = this.prepare(sql);
+    const args = params.map(toSqlite);
+    if (!statement.reader) {
+      statement.run(...args);
+      return [];
+    }
+    return statement.all(...args);
+  }
+
+  private runNow(sql: string, params: readonly SqlParam[]): number {
+    const statement = this.prepare(sql);
+    if (statement.reader) return statement.all(...params.map(toSqlite)).length;
+    return statement.run(...params.map(toSqlite)).changes;
+  }
+}
+
+function toSqlite(value: SqlParam): unknown {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (Array.isArray(value)) return JSON.stringify(value);
+  return value;
+}
+
+const regexps = new Map<string, RegExp>();
+function cachedRegExp(source: string): RegExp {
+  let re = regexps.get(source);
+  if (!re) {
+    // The compiler passes flags as a leading "(?flags)" group, which JavaScript does not read.
+    const match = /^\(\?([ims]+)\)/.exec(source);
+    re = match ? new RegExp(source.slice(match[0].length), match[1]) : new RegExp(source);
+    if (regexps.size > 500) regexps.clear();
+    regexps.set(source, re);
+  }
+  return re;
+}
