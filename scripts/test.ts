@@ -109,6 +109,7 @@ async function main(): Promise<number> {
         TEST_ADMIN_EMAIL: ADMIN.email,
         TEST_ADMIN_PASSWORD: ADMIN.password,
         TEST_POSTGRES_URL: pgUrl.toString(),
+        TEST_SQLITE_DATA_DIR: dataDir,
         TEST_POSTGRES_ADMIN_URL: adminUrl,
         TEST_DEFAULT_APP: JSON.stringify(APP),
       },
