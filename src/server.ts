@@ -39,7 +39,8 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   const backend = await openBackend(config);
   const apps = new AppRegistry(backend);
   const accounts = new AccountService(backend);
-  const report = await bootstrap(config, apps, accounts);
+  // Several processes may start at once on one PostgreSQL: only one creates the default app.
+  const report = await backend.exclusive('bootstrap', () => bootstrap(config, apps, accounts));
   const deps: HttpDeps = { config, backend, apps, accounts, logger };
 
   const http = Fastify({

@@ -22,6 +22,8 @@ export interface Backend {
   dropApp(namespace: string): Promise<void>;
   publish(message: Invalidation): Promise<void>;
   subscribe(handler: (message: Invalidation) => void): void;
+  /** Runs fn while holding a lock that every process sharing this database respects. */
+  exclusive<T>(name: string, fn: () => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

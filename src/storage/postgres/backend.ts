@@ -73,6 +73,10 @@ export class PostgresBackend implements Backend {
     for (const handler of this.handlers) handler(message);
   }
 
+  exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    return this.system.withSessionLock(`basalt:${name}`, fn);
+  }
+
   async ping(): Promise<void> {
     await this.system.all('SELECT 1');
   }

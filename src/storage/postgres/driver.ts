@@ -44,6 +44,21 @@ export class PostgresDriver implements SqlDriver {
     }
   }
 
+  /** Holds a session-level advisory lock on one pooled connection while fn runs. */
+  async withSessionLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
+      try {
+        return await fn();
+      } finally {
+        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [key]);
+      }
+    } finally {
+      client.release();
+    }
+  }
+
   /** A dedicated connection for LISTEN; the returned function stops listening. */
   async listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>> {
     const client = new pg.Client({ connectionString: this.url });

@@ -12,6 +12,7 @@ export class SqliteBackend implements Backend {
   readonly system: SqliteDriver;
   private readonly apps = new Map<string, Promise<AppNamespace>>();
   private readonly handlers: ((message: Invalidation) => void)[] = [];
+  private exclusiveChain: Promise<void> = Promise.resolve();
 
   private constructor(private readonly dataDir: string) {
     mkdirSync(join(dataDir, 'apps'), { recursive: true });
@@ -59,6 +60,19 @@ export class SqliteBackend implements Backend {
 
   subscribe(handler: (message: Invalidation) => void): void {
     this.handlers.push(handler);
+  }
+
+  /** One process owns a SQLite data directory, so an in-process lock is enough. */
+  async exclusive<T>(_name: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.exclusiveChain;
+    let release!: () => void;
+    this.exclusiveChain = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
   }
 
   async ping(): Promise<void> {
