@@ -1,0 +1,38 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { prefixUpperBound, translateRegex } from './regex.ts';
+
+describe('translateRegex', () => {
+  const cases: [string, string | undefined, Partial<ReturnType<typeof translateRegex>>][] = [
+    ['^abc', undefined, { source: '^abc', prefix: 'abc', prefixOnly: true }],
+    ['^abc.*z', undefined, { source: '^abc.*z', prefix: 'abc', prefixOnly: false }],
+    ['^ab?c', undefined, { prefix: 'a', prefixOnly: false }],
+    ['^a\\.b', undefined, { prefix: 'a.b', prefixOnly: true }],
+    ['^\\Qa.b\\E', undefined, { source: '^a\\.b', prefix: 'a.b', prefixOnly: true }],
+    ['\\Qx+y\\E$', undefined, { source: 'x\\+y$', prefix: null }],
+    ['^abc', 'i', { caseInsensitive: true, prefix: null, prefixOnly: false }],
+    ['^abc', 'm', { multiline: true, prefix: null }],
+    ['a b # comment\n c', 'x', { source: 'abc', prefix: null }],
+    ['[a b]', 'x', { source: '[a b]' }],
+    ['^\\d+', undefined, { prefix: null, prefixOnly: false }],
+    ['^', undefined, { prefix: null, prefixOnly: false }],
+  ];
+  for (const [pattern, options, expected] of cases) {
+    it(`${JSON.stringify(pattern)} ${options ?? ''}`, () => {
+      const translated = translateRegex(pattern, options);
+      for (const [key, value] of Object.entries(expected)) assert.deepEqual(translated[key as keyof typeof translated], value, key);
+    });
+  }
+
+  it('refuses bad patterns and options with 102', () => {
+    for (const [pattern, options] of [['(', undefined], ['a', 'q'], [5, undefined], ['x'.repeat(1001), undefined]] as const) {
+      assert.throws(() => translateRegex(pattern, options), (error: any) => error.code === 102);
+    }
+  });
+
+  it('computes the upper bound of a prefix range', () => {
+    assert.equal(prefixUpperBound('abc'), 'abd');
+    assert.equal(prefixUpperBound('a\u{10ffff}'), 'b');
+    assert.equal(prefixUpperBound(''), null);
+  });
+});

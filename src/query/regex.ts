@@ -1,0 +1,145 @@
+import { Errors } from '../errors/index.ts';
+
+/** A `$regex` constraint after translation: one pattern both backends can run. */
+export interface RegexPattern {
+  /** The pattern in the common subset of JavaScript and PostgreSQL regular expressions. */
+  readonly source: string;
+  readonly caseInsensitive: boolean;
+  /** `^` and `$` match at line breaks (option m). */
+  readonly multiline: boolean;
+  /** `.` matches line breaks (option s). */
+  readonly dotAll: boolean;
+  /**
+   * The literal text every match starts with, when the pattern is `^literal…` and
+   * case-sensitive: the compiler turns it into a range an index can serve.
+   */
+  readonly prefix: string | null;
+  /** The whole pattern is `^literal`: the prefix range alone decides the match. */
+  readonly prefixOnly: boolean;
+}
+
+const SPECIAL = /[\\^$.|?*+()[\]{}]/;
+const MAX_PATTERN = 1000;
+
+/**
+ * Translates a Parse `$regex` (with `$options` i, m, s, x) into a pattern both backends run the
+ * same way. The Parse SDKs quote literal text as `\Q…\E` (startsWith, endsWith, contains), which
+ * neither JavaScript nor PostgreSQL understand, so those sections become escaped literals; the
+ * `x` option (free spacing) is applied here for the same reason.
+ */
+export function translateRegex(pattern: unknown, options: unknown): RegexPattern {
+  if (typeof pattern !== 'string') throw Errors.invalidQuery('$regex needs a string.');
+  if (pattern.length > MAX_PATTERN) throw Errors.invalidQuery(`$regex is limited to ${MAX_PATTERN} characters.`);
+  if (options !== undefined && (typeof options !== 'string' || !/^[imsx]*$/.test(options))) {
+    throw Errors.invalidQuery('$options may only hold the letters i, m, s and x.');
+  }
+  const flags = new Set((options as string | undefined) ?? '');
+  let source = unquote(pattern);
+  if (flags.has('x')) source = stripFreeSpacing(source);
+  try {
+    new RegExp(source, 'u');
+  } catch {
+    try {
+      new RegExp(source);
+    } catch {
+      throw Errors.invalidQuery(`Invalid regular expression: ${JSON.stringify(pattern.slice(0, 100))}.`);
+    }
+  }
+  const caseInsensitive = flags.has('i');
+  const literal = caseInsensitive || flags.has('m') ? null : literalPrefix(source);
+  return {
+    source,
+    caseInsensitive,
+    multiline: flags.has('m'),
+    dotAll: flags.has('s'),
+    prefix: literal?.text || null,
+    prefixOnly: literal !== null && literal.text !== '' && literal.whole,
+  };
+}
+
+function escapeLiteral(text: string): string {
+  return text.replace(/[\\^$.|?*+()[\]{}\-\/]/g, '\\$&');
+}
+
+/** `\Qa.b\E` → `a\.b`; an unterminated `\Q` quotes to the end, as in PCRE. */
+function unquote(pattern: string): string {
+  let out = '';
+  let i = 0;
+  while (i < pattern.length) {
+    if (pattern.startsWith('\\Q', i)) {
+      const end = pattern.indexOf('\\E', i + 2);
+      const literal = end === -1 ? pattern.slice(i + 2) : pattern.slice(i + 2, end);
+      out += escapeLiteral(literal);
+      i = end === -1 ? pattern.length : end + 2;
+    } else if (pattern[i] === '\\' && i + 1 < pattern.length) {
+      out += pattern.slice(i, i + 2);
+      i += 2;
+    } else if (pattern.startsWith('\\E', i)) {
+      i += 2;
+    } else {
+      out += pattern[i];
+      i += 1;
+    }
+  }
+  return out;
+}
+
+/** Free-spacing mode: unescaped white space outside classes is dropped, `#` starts a comment. */
+function stripFreeSpacing(pattern: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\' && i + 1 < pattern.length) {
+      out += c + pattern[++i];
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      out += c;
+      continue;
+    }
+    if (c === '[') {
+      inClass = true;
+      out += c;
+    } else if (c === '#') {
+      while (i < pattern.length && pattern[i] !== '\n') i++;
+    } else if (!/\s/.test(c)) out += c;
+  }
+  return out;
+}
+
+/** For `^abc…`: the literal run after the anchor (escaped characters unescaped). */
+function literalPrefix(source: string): { text: string; whole: boolean } | null {
+  if (!source.startsWith('^')) return null;
+  let text = '';
+  let i = 1;
+  while (i < source.length) {
+    const c = source[i]!;
+    if (c === '\\') {
+      const next = source[i + 1];
+      if (next === undefined || /[A-Za-z0-9]/.test(next)) break;
+      // A quantifier after an escaped literal makes that character optional: stop before it.
+      if (/[?*+{]/.test(source[i + 2] ?? '')) break;
+      text += next;
+      i += 2;
+      continue;
+    }
+    if (SPECIAL.test(c)) break;
+    if (/[?*+{]/.test(source[i + 1] ?? '')) break;
+    text += c;
+    i += 1;
+  }
+  return { text, whole: i === source.length };
+}
+
+/** The smallest string greater than every string starting with `prefix` (for `< upper`). */
+export function prefixUpperBound(prefix: string): string | null {
+  const codes = Array.from(prefix);
+  while (codes.length > 0) {
+    const last = codes.pop()!;
+    const code = last.codePointAt(0)!;
+    if (code < 0x10ffff) return codes.join('') + String.fromCodePoint(code + 1);
+  }
+  return null;
+}
