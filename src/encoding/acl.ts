@@ -17,7 +17,7 @@ const ROLE = /^role:[A-Za-z0-9_ -]+$/;
 /** Checks a wire ACL and derives the permission lists the database filters on. */
 export function decodeAcl(value: unknown): Permissions {
   if (!isPlainObject(value)) throw Errors.invalidAcl('An ACL must be an object.');
-  const acl: Record<string, { read?: true; write?: true }> = {};
+  const entries: [string, { read?: true; write?: true }][] = [];
   const rperm: string[] = [];
   const wperm: string[] = [];
   for (const [principal, grant] of Object.entries(value)) {
@@ -34,7 +34,8 @@ export function decodeAcl(value: unknown): Permissions {
       entry[access] = true;
       (access === 'read' ? rperm : wperm).push(principal);
     }
-    if (entry.read || entry.write) acl[principal] = entry;
+    if (entry.read || entry.write) entries.push([principal, entry]);
   }
-  return { acl, rperm, wperm };
+  // fromEntries keeps a user id such as "__proto__" as an own key rather than a prototype.
+  return { acl: Object.fromEntries(entries), rperm, wperm };
 }

@@ -49,10 +49,20 @@ export function parseFieldOp(field: string, value: unknown): ParsedOp {
       const ops = parts.map((part) => part.op as Extract<FieldOp, { kind: 'relation' }>);
       const targets = new Set(ops.map((op) => op.targetClass));
       if (targets.size > 1) throw Errors.invalidPointer(`Relation ${field}: all objects must be of one class.`);
-      return {
-        op: { kind: 'relation', targetClass: ops[0]!.targetClass, add: ops.flatMap((op) => op.add), remove: ops.flatMap((op) => op.remove) },
-        type: parts[0]!.type,
-      };
+      // The parts apply in order, so an id added and then removed ends up removed, and the reverse.
+      const add = new Set<string>();
+      const remove = new Set<string>();
+      for (const op of ops) {
+        for (const id of op.add) {
+          add.add(id);
+          remove.delete(id);
+        }
+        for (const id of op.remove) {
+          remove.add(id);
+          add.delete(id);
+        }
+      }
+      return { op: { kind: 'relation', targetClass: ops[0]!.targetClass, add: [...add], remove: [...remove] }, type: parts[0]!.type };
     }
     default:
       throw Errors.commandUnavailable(`The ${JSON.stringify(value.__op)} operator is not supported on ${field}.`);

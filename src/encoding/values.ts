@@ -1,6 +1,6 @@
 import { Errors } from '../errors/index.ts';
 import type { FieldType } from '../schema/types.ts';
-import { assertClassName } from '../schema/names.ts';
+import { isValidClassName } from '../schema/names.ts';
 
 /**
  * Wire values are stored as they travel (Parse's JSON with `__type` objects), after being checked
@@ -25,7 +25,7 @@ export function decodeValue(value: unknown, field: string): Decoded {
   if (value === null) return { value: null, type: null };
   switch (typeof value) {
     case 'string':
-      return { value, type: { type: 'String' } };
+      return { value: checkString(value, field), type: { type: 'String' } };
     case 'number':
       return { value, type: { type: 'Number' } };
     case 'boolean':
@@ -44,20 +44,35 @@ function decodeNested(value: unknown, field: string, depth: number): unknown {
   if (depth > MAX_DEPTH) throw Errors.invalidJson(`Field ${field} is nested more than ${MAX_DEPTH} levels deep.`);
   if (Array.isArray(value)) return value.map((item) => decodeNested(item, field, depth + 1));
   if (isPlainObject(value)) {
-    if ('__type' in value) return decodeTyped(value, field).value;
+    if ('__type' in value) {
+      // A Relation lives in the schema and the join table, never inside a document.
+      if (value.__type === 'Relation') throw Errors.incorrectType(`Field ${field}: a Relation cannot be nested inside an object or array.`);
+      return decodeTyped(value, field).value;
+    }
     if ('__op' in value) throw Errors.incorrectType(`Operators are not allowed inside ${field}.`);
     return decodeNestedObject(value, field, depth + 1);
   }
+  if (typeof value === 'string') return checkString(value, field);
   return value;
 }
 
 function decodeNestedObject(value: JsonObject, field: string, depth: number): JsonObject {
-  const out: JsonObject = {};
-  for (const [key, item] of Object.entries(value)) {
-    if (key.includes('$') || key.includes('.')) throw Errors.invalidNestedKey(`Nested key ${JSON.stringify(key)} in ${field} must not contain "$" or ".".`);
-    out[key] = decodeNested(item, field, depth);
-  }
-  return out;
+  const entries = Object.entries(value).map(([key, item]): [string, unknown] => {
+    if (key.includes('$') || key.includes('.')) throw Errors.invalidNestedKey(`Nested key ${JSON.stringify(key.slice(0, 80))} in ${field} must not contain "$" or ".".`);
+    return [checkString(key, field), decodeNested(item, field, depth)];
+  });
+  // fromEntries defines own properties, so a "__proto__" key stays data instead of becoming a prototype.
+  return Object.fromEntries(entries);
+}
+
+// PostgreSQL's jsonb cannot hold U+0000, nor text that is not valid UTF-8 (a lone surrogate);
+// refusing them everywhere keeps both backends storing exactly the same values. The body parser
+// already refuses NUL with the same code; lone surrogates pass JSON.parse and stop here.
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function checkString(value: string, field: string): string {
+  if (UNSTORABLE.test(value)) throw Errors.invalidJson(`Field ${field} holds a NUL character or an unpaired surrogate, which cannot be stored.`);
+  return value;
 }
 
 function decodeTyped(value: JsonObject, field: string): Decoded {
@@ -75,8 +90,7 @@ function decodeTyped(value: JsonObject, field: string): Decoded {
       return { value: pointer, type: { type: 'Pointer', targetClass: pointer.className } };
     }
     case 'Relation': {
-      if (typeof value.className !== 'string') throw Errors.incorrectType(`Field ${field}: a Relation needs a className.`);
-      assertClassName(value.className);
+      if (typeof value.className !== 'string' || !isValidClassName(value.className)) throw Errors.incorrectType(`Field ${field}: a Relation needs the className of its targets.`);
       return { value: undefined, type: { type: 'Relation', targetClass: value.className } };
     }
     case 'File': {
@@ -107,7 +121,8 @@ export function decodePointer(value: unknown, field: string): Pointer {
   if (!isPlainObject(value) || value.__type !== 'Pointer' || typeof value.className !== 'string' || typeof value.objectId !== 'string' || value.objectId.length === 0) {
     throw Errors.invalidPointer(`Field ${field}: a Pointer needs a className and an objectId.`);
   }
-  assertClassName(value.className);
+  if (!isValidClassName(value.className)) throw Errors.invalidPointer(`Field ${field}: ${JSON.stringify(value.className.slice(0, 80))} is not a class name.`);
+  checkString(value.objectId, field);
   return { __type: 'Pointer', className: value.className, objectId: value.objectId };
 }
 
@@ -122,14 +137,31 @@ export function decodeGeoPoint(value: JsonObject, field: string): JsonObject {
   return { __type: 'GeoPoint', latitude, longitude };
 }
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
+const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:Z|([+-])(\d{2}):?(\d{2}))$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-/** Dates are kept as `YYYY-MM-DDTHH:MM:SS.MMMZ` so that text order is time order. */
+/**
+ * Dates are kept as `YYYY-MM-DDTHH:MM:SS.MMMZ` so that text order is time order. The fields are
+ * checked one by one rather than handed to `Date.parse`, which rolls 2024-02-30 over into March.
+ */
 export function normalizeIso(iso: unknown, field: string): string {
-  if (typeof iso !== 'string' || !ISO.test(iso)) throw Errors.incorrectType(`Field ${field}: a Date needs an ISO 8601 "iso" string.`);
-  const date = new Date(iso);
-  const year = date.getUTCFullYear();
-  if (Number.isNaN(date.getTime()) || year < 0 || year > 9999) throw Errors.incorrectType(`Field ${field}: ${JSON.stringify(iso)} is not a valid date.`);
+  const match = typeof iso === 'string' ? ISO.exec(iso) : null;
+  if (!match) throw Errors.incorrectType(`Field ${field}: a Date needs an ISO 8601 "iso" string like 2024-01-31T12:00:00.000Z.`);
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const millis = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
+  const offsetMinutes = match[8] ? (match[8] === '-' ? -1 : 1) * (Number(match[9]) * 60 + Number(match[10])) : 0;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const monthDays = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
+  if (monthDays === undefined || day < 1 || day > monthDays || hour > 23 || minute > 59 || second > 59 || Number(match[9] ?? 0) > 23 || Number(match[10] ?? 0) > 59) {
+    throw Errors.incorrectType(`Field ${field}: ${JSON.stringify(iso)} is not a valid date.`);
+  }
+  // setUTCFullYear, unlike Date.UTC, does not map years 0-99 to 1900-1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, millis);
+  date.setTime(date.getTime() - offsetMinutes * 60_000);
+  const utcYear = date.getUTCFullYear();
+  if (utcYear < 0 || utcYear > 9999) throw Errors.incorrectType(`Field ${field}: ${JSON.stringify(iso)} is outside the years 0000 to 9999.`);
   return date.toISOString();
 }
 

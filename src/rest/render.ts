@@ -8,7 +8,9 @@ export function renderObject(ctx: RequestContext, schema: ClassSchema | null, ob
   const out: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(object.data)) {
     if (keys && !keys.has(field)) continue;
-    out[field] = isPlainObject(value) && value.__type === 'File' ? { ...value, url: fileUrl(ctx, String(value.name)) } : value;
+    // Only File, Array and Object fields can hold a File, so other values skip the walk.
+    const type = schema?.fields[field]?.type;
+    out[field] = type === undefined || type === 'File' || type === 'Array' || type === 'Object' ? withFileUrls(ctx, value) : value;
   }
   if (schema) {
     for (const [field, type] of Object.entries(schema.fields)) {
@@ -19,6 +21,23 @@ export function renderObject(ctx: RequestContext, schema: ClassSchema | null, ob
   out.createdAt = object.createdAt;
   out.updatedAt = object.updatedAt;
   return out;
+}
+
+/**
+ * Adds `url` to every File in a value, at any depth, so SDKs can download Files kept in arrays
+ * and nested objects too. Values without a File are returned as they are, not copied.
+ */
+function withFileUrls(ctx: RequestContext, value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const items = value.map((item) => withFileUrls(ctx, item));
+    return items.some((item, i) => item !== value[i]) ? items : value;
+  }
+  if (!isPlainObject(value)) return value;
+  if (value.__type === 'File') return { ...value, url: fileUrl(ctx, String(value.name)) };
+  if (typeof value.__type === 'string') return value;
+  const entries = Object.entries(value).map(([key, item]): [string, unknown] => [key, withFileUrls(ctx, item)]);
+  // fromEntries rather than assignment: a nested "__proto__" key must stay a plain key.
+  return entries.some(([key, item]) => item !== value[key]) ? Object.fromEntries(entries) : value;
 }
 
 export function fileUrl(ctx: RequestContext, name: string): string {

@@ -13,9 +13,16 @@ export function isSystemClass(className: string): boolean {
   return (SYSTEM_CLASSES as readonly string[]).includes(className);
 }
 
+// SQLite refuses to create tables named sqlite_… (in any letter case); refusing such class names on
+// every backend keeps the same names valid everywhere.
+const SQLITE_RESERVED = /^sqlite_/i;
+
+export function isValidClassName(className: string): boolean {
+  return isSystemClass(className) || (CLASS_NAME.test(className) && !SQLITE_RESERVED.test(className));
+}
+
 export function assertClassName(className: string): void {
-  if (isSystemClass(className)) return;
-  if (!CLASS_NAME.test(className)) {
+  if (!isValidClassName(className)) {
     throw Errors.invalidClassName(`Invalid class name: ${JSON.stringify(className.slice(0, 80))}. Class names start with a letter and hold letters, digits and underscores (60 at most).`);
   }
 }

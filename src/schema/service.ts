@@ -61,12 +61,25 @@ export class SchemaService {
     change: Parameters<SchemaStore['change']>[1],
     ddl?: Parameters<SchemaStore['change']>[2],
   ): Promise<ClassSchema | null> {
+    await this.assertNoCaseTwin(className);
     try {
       return await this.store.change(className, change, ddl);
     } finally {
       this.invalidate();
       await this.onChange();
     }
+  }
+
+  /**
+   * SQLite compares table names without regard to case, so "Foo" and "foo" would share one table
+   * and see each other's objects. Refusing such a pair keeps both backends alike.
+   */
+  private async assertNoCaseTwin(className: string): Promise<void> {
+    const all = await this.all();
+    if (all.has(className)) return;
+    const lower = className.toLowerCase();
+    const twin = [...all.keys()].find((name) => name.toLowerCase() === lower);
+    if (twin) throw Errors.invalidClassName(`Class ${className} differs only in letter case from the existing class ${twin}.`);
   }
 
   async drop(className: string): Promise<void> {
@@ -95,7 +108,8 @@ function checkFields(schema: ClassSchema, types: ReadonlyMap<string, FieldType>)
       continue;
     }
     if (type.type === 'GeoPoint') {
-      const other = Object.entries(schema.fields).find(([, field]) => field.type === 'GeoPoint');
+      // Spec 8: one GeoPoint key per class, counting the fields this same write adds.
+      const other = [...Object.entries(schema.fields), ...missing].find(([, field]) => field.type === 'GeoPoint');
       if (other) throw Errors.incorrectType(`Class ${schema.className} already has a GeoPoint field (${other[0]}); a class may hold only one.`);
     }
     missing.push([name, type]);
