@@ -2,9 +2,9 @@ import { Errors } from '../errors/index.ts';
 import { isPlainObject } from '../encoding/values.ts';
 import { fieldAccess } from '../query/fields.ts';
 import { assertClassName, isSystemClass } from '../schema/names.ts';
-import { parseClassLevelPermissions, parseFieldDefinition, parseIndexKeys } from '../schema/definition.ts';
+import { assertNotDefaultField, fieldOf, isDefaultField, parseClassLevelPermissions, parseFieldDefinition, parseIndexKeys } from '../schema/definition.ts';
 import { emptySchema } from '../schema/service.ts';
-import { DEFAULT_FIELDS, type ClassSchema, type FieldType } from '../schema/types.ts';
+import { DEFAULT_FIELDS, type ClassSchema, type FieldType, type IndexSpec } from '../schema/types.ts';
 import type { DdlStep } from '../storage/port.ts';
 import { ok, type RequestContext, type Result } from './context.ts';
 
@@ -63,10 +63,8 @@ export async function updateSchema(ctx: RequestContext, className: string, body:
 export async function deleteSchema(ctx: RequestContext, className: string): Promise<Result> {
   requireMaster(ctx);
   assertClassName(className);
-  const schema = await ctx.app.schemas.get(className);
-  if (!schema) return ok({});
-  const count = await ctx.app.schemas.store.countObjects(className);
-  if (count > 0) throw Errors.classNotEmpty(`Class ${className} is not empty: it holds ${count} object${count === 1 ? '' : 's'}.`);
+  // The store decides under its lock, not from this process's cache: it refuses (255) a class that
+  // still holds objects, and like Parse answers {} for a class that does not exist.
   await ctx.app.schemas.drop(className);
   return ok({});
 }
@@ -89,65 +87,81 @@ function resolveClassName(fromUrl: string | undefined, fromBody: unknown): strin
 
 /** Applies fields / classLevelPermissions / indexes of a POST or PUT body to a schema. */
 function applyChanges(schema: ClassSchema, input: Record<string, unknown>): ClassSchema {
+  const fields = changeFields(schema, input.fields);
+  // Permissions are checked against the fields the class ends up with (pointer and protected fields).
+  const classLevelPermissions = input.classLevelPermissions === undefined ? schema.classLevelPermissions : parseClassLevelPermissions(input.classLevelPermissions, fields);
+  const indexes = changeIndexes(schema.indexes, input.indexes, fields);
+  return { className: schema.className, fields, classLevelPermissions, indexes };
+}
+
+/** Parse's rules: adding a field that exists or deleting one that does not is 255; default fields are 136. */
+function changeFields(schema: ClassSchema, input: unknown): Record<string, FieldType> {
   const fields: Record<string, FieldType> = { ...schema.fields };
-  if (input.fields !== undefined) {
-    if (!isPlainObject(input.fields)) throw Errors.invalidJson('fields must be an object.');
-    for (const [name, definition] of Object.entries(input.fields)) {
-      if (isPlainObject(definition) && definition.__op === 'Delete') {
-        if (!fields[name]) throw Errors.classNotEmpty(`Field ${name} does not exist, cannot delete.`);
-        delete fields[name];
-        continue;
-      }
-      if (fields[name] || name in DEFAULT_FIELDS) throw Errors.classNotEmpty(`Field ${name} exists, cannot update.`);
-      const type = parseFieldDefinition(name, definition);
-      if (type.type === 'GeoPoint' && Object.values(fields).some((field) => field.type === 'GeoPoint')) {
-        throw Errors.incorrectType(`Class ${schema.className} already has a GeoPoint field; a class may hold only one.`);
-      }
-      fields[name] = type;
+  if (input === undefined) return fields;
+  if (!isPlainObject(input)) throw Errors.invalidJson('fields must be an object.');
+  for (const [name, definition] of Object.entries(input)) {
+    if (isPlainObject(definition) && definition.__op === 'Delete') {
+      assertNotDefaultField(name);
+      if (!fieldOf(fields, name)) throw Errors.classNotEmpty(`Field ${name.slice(0, 80)} does not exist, cannot delete.`);
+      delete fields[name];
+      continue;
     }
+    if (fieldOf(fields, name)) throw Errors.classNotEmpty(`Field ${name} exists, cannot update.`);
+    const type = parseFieldDefinition(name, definition);
+    const geoPoint = Object.entries(fields).find(([, field]) => field.type === 'GeoPoint');
+    if (type.type === 'GeoPoint' && geoPoint) {
+      throw Errors.incorrectType(`Class ${schema.className} already has a GeoPoint field (${geoPoint[0]}); a class may hold only one.`);
+    }
+    fields[name] = type;
   }
-  const classLevelPermissions = input.classLevelPermissions === undefined ? schema.classLevelPermissions : { ...schema.classLevelPermissions, ...parseClassLevelPermissions(input.classLevelPermissions) };
-  const indexes: Record<string, Record<string, 1 | -1>> = { ...schema.indexes };
-  if (input.indexes !== undefined) {
-    if (!isPlainObject(input.indexes)) throw Errors.invalidQuery('indexes must be an object.');
-    for (const [name, keys] of Object.entries(input.indexes)) {
+  return fields;
+}
+
+function changeIndexes(current: IndexSpec, input: unknown, fields: Readonly<Record<string, FieldType>>): Record<string, Record<string, 1 | -1>> {
+  const indexes: Record<string, Record<string, 1 | -1>> = { ...current };
+  const hasField = (name: string) => fieldOf(fields, name) !== undefined || isDefaultField(name);
+  if (input !== undefined) {
+    if (!isPlainObject(input)) throw Errors.invalidQuery('indexes must be an object.');
+    for (const [name, keys] of Object.entries(input)) {
       if (isPlainObject(keys) && keys.__op === 'Delete') {
-        if (!indexes[name]) throw Errors.invalidQuery(`Index ${name} does not exist, cannot delete.`);
+        if (!Object.hasOwn(indexes, name)) throw Errors.invalidQuery(`Index ${name.slice(0, 80)} does not exist, cannot delete.`);
         delete indexes[name];
         continue;
       }
-      if (indexes[name]) throw Errors.invalidQuery(`Index ${name} exists, cannot update.`);
       const parsed = parseIndexKeys(name, keys);
+      // SQLite compares index names without regard to case, so such a pair would be one index there.
+      const twin = Object.keys(indexes).find((other) => other.toLowerCase() === name.toLowerCase());
+      if (twin) throw Errors.invalidQuery(twin === name ? `Index ${name} exists, cannot update.` : `Index ${name} differs only in letter case from the existing index ${twin}.`);
       for (const field of Object.keys(parsed)) {
-        if (!fields[field] && !(field in DEFAULT_FIELDS)) throw Errors.invalidQuery(`Field ${field} does not exist, cannot add index ${name}.`);
-        if (fields[field]?.type === 'Relation') throw Errors.invalidQuery(`Relation field ${field} cannot be indexed.`);
+        if (!hasField(field)) throw Errors.invalidQuery(`Field ${field} does not exist, cannot add index ${name}.`);
+        if (fieldOf(fields, field)?.type === 'Relation') throw Errors.invalidQuery(`Relation field ${field} cannot be indexed: its values live in the join table.`);
       }
       indexes[name] = parsed;
     }
   }
   // Indexes on a deleted field go with it.
   for (const [name, keys] of Object.entries(indexes)) {
-    if (Object.keys(keys).some((field) => !fields[field] && !(field in DEFAULT_FIELDS))) delete indexes[name];
+    if (!Object.keys(keys).every(hasField)) delete indexes[name];
   }
-  return { className: schema.className, fields, classLevelPermissions, indexes };
+  return indexes;
 }
 
 function fieldDropSteps(current: ClassSchema, next: ClassSchema): DdlStep[] {
   return Object.entries(current.fields)
-    .filter(([name]) => !next.fields[name])
+    .filter(([name]) => !fieldOf(next.fields, name))
     .map(([name, type]) => ({ kind: 'dropField', field: name, relation: type.type === 'Relation' }));
 }
 
 /** Real database indexes, on exactly the expressions the query compiler reads (query/fields.ts). */
 function indexSteps(current: ClassSchema, next: ClassSchema): DdlStep[] {
   const steps: DdlStep[] = [];
-  for (const name of Object.keys(current.indexes)) if (!next.indexes[name]) steps.push({ kind: 'dropIndex', name: `idx_${name}` });
+  for (const name of Object.keys(current.indexes)) if (!Object.hasOwn(next.indexes, name)) steps.push({ kind: 'dropIndex', name });
   for (const [name, keys] of Object.entries(next.indexes)) {
-    if (current.indexes[name]) continue;
+    if (Object.hasOwn(current.indexes, name)) continue;
     steps.push({
       kind: 'createIndex',
-      name: `idx_${name}`,
-      keys: Object.entries(keys).map(([field, direction]) => ({ ...fieldAccess(field, next.fields[field]), descending: direction === -1 })),
+      name,
+      keys: Object.entries(keys).map(([field, direction]) => ({ ...fieldAccess(field, fieldOf(next.fields, field)), descending: direction === -1 })),
     });
   }
   return steps;

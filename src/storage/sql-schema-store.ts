@@ -1,3 +1,4 @@
+import { Errors } from '../errors/index.ts';
 import type { DdlStep, IndexKey, SchemaStore } from './port.ts';
 import type { SqlExecutor } from './driver.ts';
 import type { ClassSchema } from '../schema/types.ts';
@@ -27,10 +28,7 @@ export class SqlSchemaStore implements SchemaStore {
     const d = this.dialect;
     const schemaTable = this.ns.table(SCHEMA_TABLE);
     return this.ns.driver.transaction(async (tx) => {
-      // Two servers creating the same class at once must not both run CREATE TABLE.
-      if (d.name === 'postgres') await tx.run(`SELECT pg_advisory_xact_lock(hashtext(${d.placeholder(1)}))`, [`${this.ns.schema}.${className}`]);
-      const rows = await tx.all(`SELECT "schema" FROM ${schemaTable} WHERE "className" = ${d.placeholder(1)}${d.lockClause}`, [className]);
-      const current = rows[0] ? (JSON.parse(String(rows[0].schema)) as ClassSchema) : null;
+      const current = await this.lockClass(tx, className);
       const next = change(current);
       if (!next || next === current) return current;
       if (!current) await this.createClassTable(tx, className);
@@ -42,10 +40,19 @@ export class SqlSchemaStore implements SchemaStore {
     });
   }
 
+  /** Drops the class, its table and its join rows; refuses (255) while the class holds objects. */
   async drop(className: string): Promise<void> {
     const d = this.dialect;
+    const table = this.ns.table(className);
     await this.ns.driver.transaction(async (tx) => {
-      await tx.run(`DROP TABLE IF EXISTS ${this.ns.table(className)}`);
+      if (!(await this.lockClass(tx, className))) return;
+      // An object written between the count and the drop would vanish with the table, so writers
+      // wait until this transaction ends. SQLite's BEGIN IMMEDIATE already keeps them out.
+      if (d.name === 'postgres') await tx.run(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
+      const rows = await tx.all(`SELECT count(*) AS "n" FROM ${table}`);
+      const count = Number(rows[0]?.n ?? 0);
+      if (count > 0) throw Errors.classNotEmpty(`Class ${className} is not empty: it holds ${count} object${count === 1 ? '' : 's'}.`);
+      await tx.run(`DROP TABLE IF EXISTS ${table}`);
       await tx.run(`DELETE FROM ${this.ns.table('_Join')} WHERE "owningClass" = ${d.placeholder(1)}`, [className]);
       await tx.run(`DELETE FROM ${this.ns.table(SCHEMA_TABLE)} WHERE "className" = ${d.placeholder(1)}`, [className]);
     });
@@ -54,6 +61,25 @@ export class SqlSchemaStore implements SchemaStore {
   async countObjects(className: string): Promise<number> {
     const rows = await this.ns.driver.all(`SELECT count(*) AS "n" FROM ${this.ns.table(className)}`);
     return Number(rows[0]?.n ?? 0);
+  }
+
+  /** Reads the class's schema row so that no other schema change of the class runs until the transaction ends. */
+  private async lockClass(tx: SqlExecutor, className: string): Promise<ClassSchema | null> {
+    const d = this.dialect;
+    // The row lock cannot cover a class without a row yet: two servers creating the same class at
+    // once must not both run CREATE TABLE.
+    if (d.name === 'postgres') await tx.run(`SELECT pg_advisory_xact_lock(hashtext(${d.placeholder(1)}))`, [`${this.ns.schema}.${className}`]);
+    const rows = await tx.all(`SELECT "schema" FROM ${this.ns.table(SCHEMA_TABLE)} WHERE "className" = ${d.placeholder(1)}${d.lockClause}`, [className]);
+    return rows[0] ? (JSON.parse(String(rows[0].schema)) as ClassSchema) : null;
+  }
+
+  /**
+   * The database name of a schema-API index. Class names and index names never hold ":", so
+   * "<class>_idx:<index>" can be neither another class's index nor a built-in "<class>_<column>"
+   * index, whatever underscores the names contain.
+   */
+  private userIndexName(className: string, indexName: string): string {
+    return this.ns.indexName(className, `idx:${indexName}`);
   }
 
   private async createClassTable(tx: SqlExecutor, className: string): Promise<void> {
@@ -75,12 +101,12 @@ export class SqlSchemaStore implements SchemaStore {
     switch (step.kind) {
       case 'createIndex': {
         const columns = step.keys.map((key: IndexKey) => d.indexExpr(d.fieldExpr(key.field, key.as), key.descending)).join(', ');
-        const name = ident(this.ns.indexName(className, step.name));
+        const name = ident(this.userIndexName(className, step.name));
         await tx.run(`CREATE ${step.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${name} ON ${table} (${columns})`);
         return;
       }
       case 'dropIndex':
-        await tx.run(`DROP INDEX IF EXISTS ${d.qualifyIndex(this.ns.schema, this.ns.indexName(className, step.name))}`);
+        await tx.run(`DROP INDEX IF EXISTS ${d.qualifyIndex(this.ns.schema, this.userIndexName(className, step.name))}`);
         return;
       case 'dropField':
         if (step.relation) {

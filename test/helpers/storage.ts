@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import type { Target } from './targets.ts';
+
+/**
+ * What a request did to the database itself, read beside the server (never through src/):
+ * PostgreSQL keeps an app in the schema app_<namespace> of TEST_POSTGRES_URL; SQLite in the file
+ * apps/<namespace>.db under TEST_SQLITE_DATA_DIR. The app's namespace is not part of the API, so
+ * the app is found by a class that only it has.
+ */
+export interface Storage {
+  tableExists(className: string): Promise<boolean>;
+  /** Index name → its definition, for every index on the class table. */
+  indexes(className: string): Promise<Map<string, string>>;
+  /** The indexes on the class table whose database name contains `fragment`. */
+  indexesNamed(className: string, fragment: string): Promise<[name: string, definition: string][]>;
+  /**
+   * The plan the database picks for a query on the class table with this WHERE clause. On
+   * PostgreSQL sequential scans are priced out, so that on tables of a few rows the plan still
+   * shows whether an index can answer the query.
+   */
+  plan(className: string, where: string): Promise<string>;
+  /** Rows of the app's relation join table for one class and field. */
+  joinRows(className: string, field: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Opens the storage of the app on `target` that holds the table of `markerClass`. */
+export async function openStorage(target: Target, markerClass: string): Promise<Storage> {
+  const base = target.backend === 'postgres' ? await postgresStorage(markerClass) : sqliteStorage(markerClass);
+  return {
+    ...base,
+    async indexesNamed(className, fragment) {
+      return [...(await base.indexes(className))].filter(([name]) => name.includes(fragment));
+    },
+  };
+}
+
+function env(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the tests with \`npm test\`.`);
+  return value;
+}
+
+async function postgresStorage(markerClass: string): Promise<Omit<Storage, 'indexesNamed'>> {
+  const client = new pg.Client({ connectionString: env('TEST_POSTGRES_URL') });
+  await client.connect();
+  const found = await client.query(`SELECT schemaname FROM pg_tables WHERE tablename = $1 AND schemaname LIKE 'app\\_%'`, [markerClass]);
+  assert.equal(found.rows.length, 1, `the app schema holding ${markerClass}`);
+  const schema = String(found.rows[0].schemaname);
+  await client.query('SET enable_seqscan = off');
+  return {
+    async tableExists(className) {
+      return (await client.query('SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = $2', [schema, className])).rows.length === 1;
+    },
+    async indexes(className) {
+      const { rows } = await client.query('SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = $2', [schema, className]);
+      return new Map(rows.map((row) => [String(row.indexname), String(row.indexdef)]));
+    },
+    async plan(className, where) {
+      const { rows } = await client.query(`EXPLAIN SELECT "objectId" FROM "${schema}"."${className}" WHERE ${where}`);
+      return rows.map((row) => String(row['QUERY PLAN'])).join('\n');
+    },
+    async joinRows(className, field) {
+      const { rows } = await client.query(`SELECT count(*)::int AS n FROM "${schema}"."_Join" WHERE "owningClass" = $1 AND "owningField" = $2`, [className, field]);
+      return Number(rows[0].n);
+    },
+    async close() {
+      await client.end();
+    },
+  };
+}
+
+function sqliteStorage(markerClass: string): Omit<Storage, 'indexesNamed'> {
+  const dir = join(env('TEST_SQLITE_DATA_DIR'), 'apps');
+  let db: Database.Database | null = null;
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.db'))) {
+    let candidate: Database.Database | null = null;
+    try {
+      candidate = new Database(join(dir, file), { readonly: true, fileMustExist: true });
+      if (candidate.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(markerClass)) {
+        db = candidate;
+        break;
+      }
+    } catch {
+      // Other test files create and drop apps meanwhile; a file that vanished is not this app's.
+    }
+    candidate?.close();
+  }
+  assert.ok(db, `the app file holding ${markerClass}`);
+  const file = db;
+  return {
+    async tableExists(className) {
+      return file.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(className) !== undefined;
+    },
+    async indexes(className) {
+      const rows = file.prepare(`SELECT name, coalesce(sql, '') AS sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ?`).all(className) as { name: string; sql: string }[];
+      return new Map(rows.map((row) => [row.name, row.sql]));
+    },
+    async plan(className, where) {
+      const rows = file.prepare(`EXPLAIN QUERY PLAN SELECT "objectId" FROM "${className}" WHERE ${where}`).all() as { detail: string }[];
+      return rows.map((row) => row.detail).join('\n');
+    },
+    async joinRows(className, field) {
+      const row = file.prepare(`SELECT count(*) AS n FROM "_Join" WHERE "owningClass" = ? AND "owningField" = ?`).get(className, field) as { n: number };
+      return row.n;
+    },
+    async close() {
+      file.close();
+    },
+  };
+}
