@@ -11,7 +11,7 @@ import { bootstrap, type BootstrapReport } from './apps/bootstrap.ts';
 import type { HttpDeps } from './http/deps.ts';
 import { registerCors } from './http/cors.ts';
 import { registerJsonBody } from './http/body.ts';
-import { registerErrorHandling } from './http/errors.ts';
+import { frameworkErrors, registerErrorHandling } from './http/errors.ts';
 import { registerAppRoutes } from './http/app-routes.ts';
 import { RouteTable } from './http/route.ts';
 import { classRoutes } from './http/routes/classes.ts';
@@ -51,6 +51,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     requestIdHeader: false,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    frameworkErrors,
   });
   http.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 const SVC_HEADERS = [
   'Application-Id', 'REST-API-Key', 'Client-Key', 'Javascript-Key', 'JavaScript-Key', 'Windows-Key', 'Master-Key',
@@ -17,10 +17,7 @@ const EXPOSED_HEADERS = [
 /** CORS on every route (spec 1): any origin may call with the spec's headers; preflights answer 204. */
 export function registerCors(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
-    const origin = request.headers.origin;
-    reply.header('Access-Control-Allow-Origin', origin ?? '*');
-    if (origin) reply.header('Vary', 'Origin');
-    reply.header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    setCorsHeaders(request, reply);
     if (request.method === 'OPTIONS') {
       reply.header('Access-Control-Allow-Methods', 'GET, POST, PUT, DELETE, OPTIONS');
       reply.header('Access-Control-Allow-Headers', ALLOWED_HEADERS);
@@ -28,4 +25,12 @@ export function registerCors(app: FastifyInstance): void {
       return reply.code(204).send();
     }
   });
+}
+
+/** Also called where fastify answers without running hooks (see frameworkErrors in errors.ts). */
+export function setCorsHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  const origin = request.headers.origin;
+  reply.header('Access-Control-Allow-Origin', origin ?? '*');
+  if (origin) reply.header('Vary', 'Origin');
+  reply.header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
 }

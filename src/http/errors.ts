@@ -1,5 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, Errors, CATALOG } from '../errors/index.ts';
+import { setCorsHeaders } from './cors.ts';
 
 /** Maps any failure to `{code, error}`; nothing else (no stack, no driver text) reaches a client. */
 export function toApiError(error: unknown): ApiError | null {
@@ -28,8 +29,22 @@ export function registerErrorHandling(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unexpected error');
     return reply.code(500).send({ code: CATALOG.internalServerError.code, error: `Internal server error (request ${request.id}).` });
   });
-  app.setNotFoundHandler((request, reply) => {
-    const error = new ApiError(CATALOG.commandUnavailable, `No endpoint at ${request.method} ${request.url.split('?')[0]}.`, 404);
-    return reply.code(404).send(error.toJSON());
-  });
+  app.setNotFoundHandler((request, reply) => reply.code(404).send(noEndpoint(request.method, request.url).toJSON()));
+}
+
+/** The answer for a path with no route: 404/108, before any key is checked. */
+export function noEndpoint(method: string, url: string): ApiError {
+  return new ApiError(CATALOG.commandUnavailable, `No endpoint at ${method} ${url.split('?')[0]!.slice(0, 200)}.`, 404);
+}
+
+/**
+ * fastify's `frameworkErrors` option: the router answers a path it cannot take apart (a broken
+ * %-escape, a segment over maxParamLength) before any hook runs, with a body of its own shape.
+ * Such a path names no endpoint, so it gets the unknown-route answer, with the headers every
+ * response carries.
+ */
+export function frameworkErrors(_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('X-Request-Id', request.id);
+  setCorsHeaders(request, reply);
+  reply.code(404).send(noEndpoint(request.method, request.url).toJSON());
 }

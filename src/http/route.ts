@@ -43,9 +43,30 @@ export class RouteTable {
       const found = pattern.exec(path);
       if (!found) continue;
       const params: Record<string, string> = {};
-      names.forEach((name, i) => (params[name] = decodeURIComponent(found[i + 1]!)));
+      for (const [i, name] of names.entries()) {
+        const value = decodePathSegment(found[i + 1]!);
+        if (value === null || !isNameable(value)) return null;
+        params[name] = value;
+      }
       return { route, params };
     }
+    return null;
+  }
+}
+
+/**
+ * A path segment with NUL in it names no class or object (PostgreSQL could not even compare it),
+ * so such a path is no endpoint, like one with a broken escape.
+ */
+export function isNameable(segment: string): boolean {
+  return !segment.includes('\0');
+}
+
+/** A broken escape (`%E0%A4%A`) names nothing; fastify's router answers the same for direct requests. */
+function decodePathSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
     return null;
   }
 }

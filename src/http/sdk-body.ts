@@ -13,26 +13,28 @@ export interface SdkFields {
   readonly method?: string;
 }
 
-const FIELDS: Record<string, keyof SdkFields> = {
-  _ApplicationId: 'applicationId',
-  _JavaScriptKey: 'javascriptKey',
-  _ClientKey: 'clientKey',
-  _MasterKey: 'masterKey',
-  _WindowsKey: 'windowsKey',
-  _SessionToken: 'sessionToken',
-  _InstallationId: 'installationId',
-  _RevocableSession: 'revocableSession',
-  _method: 'method',
-};
+// A Map, not an object literal: `key in {...}` is also true for "constructor" or "toString",
+// which are ordinary field names that must stay in the body.
+const FIELDS = new Map<string, keyof SdkFields>([
+  ['_ApplicationId', 'applicationId'],
+  ['_JavaScriptKey', 'javascriptKey'],
+  ['_ClientKey', 'clientKey'],
+  ['_MasterKey', 'masterKey'],
+  ['_WindowsKey', 'windowsKey'],
+  ['_SessionToken', 'sessionToken'],
+  ['_InstallationId', 'installationId'],
+  ['_RevocableSession', 'revocableSession'],
+  ['_method', 'method'],
+]);
 const IGNORED = new Set(['_ClientVersion', '_ContentType']);
 
 /** Splits the SDK fields off a body; the rest is the request's own body. */
 export function splitSdkFields(body: unknown): { sdk: SdkFields; body: unknown } {
-  if (!isPlainObject(body) || !Object.keys(body).some((key) => key in FIELDS || IGNORED.has(key))) return { sdk: {}, body };
+  if (!isPlainObject(body) || !Object.keys(body).some((key) => FIELDS.has(key) || IGNORED.has(key))) return { sdk: {}, body };
   const sdk: Record<string, string> = {};
   const rest: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
-    const name = FIELDS[key];
+    const name = FIELDS.get(key);
     if (name) {
       if (typeof value === 'string' || typeof value === 'number') sdk[name] = String(value);
     } else if (!IGNORED.has(key)) rest[key] = value;

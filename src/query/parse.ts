@@ -7,7 +7,15 @@ import { fieldAccess } from './fields.ts';
 const FALSE: WhereNode = Object.freeze({ kind: 'const', value: false });
 const TRUE: WhereNode = Object.freeze({ kind: 'const', value: true });
 const SEGMENT = /^[A-Za-z0-9_]+$/;
-const COMPARISONS: Record<string, CompareOp> = { $lt: 'lt', $lte: 'lte', $gt: 'gt', $gte: 'gte', $ne: 'ne', $eq: 'eq' };
+const COMPARISONS = new Map<string, CompareOp>([['$lt', 'lt'], ['$lte', 'lte'], ['$gt', 'gt'], ['$gte', 'gte'], ['$ne', 'ne'], ['$eq', 'eq']]);
+/** `$or`/`$and`/`$nor` inside one another; the parser and the SQL it builds recurse this deep. */
+export const MAX_QUERY_NESTING = 32;
+/** Nesting of one operand; stored values nest at most 64 levels, operators add a few around them. */
+const MAX_OPERAND_DEPTH = 100;
+/** Constraints in one query: each binds a parameter, and SQLite takes at most 32,766 per statement. */
+export const MAX_QUERY_TERMS = 10_000;
+/** NUL and unpaired surrogates: PostgreSQL cannot take them as text or jsonb, and no stored string holds them. */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
  * `where` JSON → WhereNode, resolved against the class schema so each constraint knows how its
@@ -15,22 +23,61 @@ const COMPARISONS: Record<string, CompareOp> = { $lt: 'lt', $lte: 'lte', $gt: 'g
  * bad key), so the compiler only ever sees well-formed, typed nodes.
  */
 export function parseWhere(where: unknown, schema: ClassSchema | null): WhereNode {
+  const budget = { terms: 0 };
+  return parseQuery(where, schema, 0, budget);
+}
+
+function parseQuery(where: unknown, schema: ClassSchema | null, nesting: number, budget: { terms: number }): WhereNode {
   if (where === undefined || where === null) return TRUE;
   if (!isPlainObject(where)) throw Errors.invalidQuery('where must be a JSON object.');
+  if (nesting > MAX_QUERY_NESTING) throw Errors.invalidQuery(`Sub-queries ($or, $and, $nor) may nest at most ${MAX_QUERY_NESTING} levels deep.`);
   const nodes: WhereNode[] = [];
   for (const [key, value] of Object.entries(where)) {
     if (key === '$or' || key === '$and' || key === '$nor') {
       if (!Array.isArray(value) || value.length === 0) throw Errors.invalidQuery(`${key} needs a non-empty array of queries.`);
-      const parts = value.map((part) => parseWhere(part, schema));
+      const parts = value.map((part) => parseQuery(part, schema, nesting + 1, budget));
       if (key === '$and') nodes.push(and(parts));
       else if (key === '$or') nodes.push({ kind: 'or', nodes: parts });
       else nodes.push({ kind: 'not', node: { kind: 'or', nodes: parts } });
       continue;
     }
-    if (key.startsWith('$')) throw Errors.invalidQuery(`Unknown top-level operator ${key}.`);
+    if (key.startsWith('$')) throw Errors.invalidQuery(`Unknown top-level operator ${JSON.stringify(key.slice(0, 80))}.`);
+    budget.terms += assertOperand(value, JSON.stringify(key.slice(0, 80)));
+    if (budget.terms > MAX_QUERY_TERMS) throw Errors.invalidQuery(`A query may hold at most ${MAX_QUERY_TERMS} values.`);
     nodes.push(parseField(key, value, schema));
   }
   return and(nodes);
+}
+
+/**
+ * Checks what a constraint compares against before it can reach SQL, and counts its values:
+ * nesting is bounded (JSON.stringify and both databases' JSON parsers recurse), numbers are
+ * finite, and strings hold nothing PostgreSQL cannot take.
+ */
+function assertOperand(operand: unknown, key: string): number {
+  let terms = 0;
+  const pending: [unknown, number][] = [[operand, 0]];
+  while (pending.length > 0) {
+    const [value, depth] = pending.pop()!;
+    if (depth > MAX_OPERAND_DEPTH) throw Errors.invalidQuery(`The value compared with ${key} nests more than ${MAX_OPERAND_DEPTH} levels deep.`);
+    if (typeof value === 'string') {
+      if (UNSTORABLE.test(value)) throw Errors.invalidQuery(`The value compared with ${key} holds a NUL character or an unpaired surrogate.`);
+      terms += 1;
+    } else if (typeof value === 'number') {
+      if (!Number.isFinite(value)) throw Errors.invalidQuery(`The value compared with ${key} is not a finite number.`);
+      terms += 1;
+    } else if (Array.isArray(value)) {
+      for (const item of value) pending.push([item, depth + 1]);
+    } else if (isPlainObject(value)) {
+      for (const [name, item] of Object.entries(value)) {
+        if (UNSTORABLE.test(name)) throw Errors.invalidQuery(`A key compared with ${key} holds a NUL character or an unpaired surrogate.`);
+        pending.push([item, depth + 1]);
+      }
+    } else {
+      terms += 1;
+    }
+  }
+  return Math.max(terms, 1);
 }
 
 interface Target {
@@ -47,7 +94,8 @@ function resolveTarget(key: string, schema: ClassSchema | null): Target {
   if (!segments.every((segment) => SEGMENT.test(segment))) throw Errors.invalidKeyName(`Invalid key in query: ${JSON.stringify(key.slice(0, 80))}.`);
   const name = segments[0]!;
   const builtIn = name === 'objectId' || name === 'createdAt' || name === 'updatedAt';
-  const type = builtIn ? undefined : schema?.fields[name];
+  // Own fields only: "constructor" or "toString" are field names like any other, not inherited methods.
+  const type = builtIn || !schema || !Object.hasOwn(schema.fields, name) ? undefined : schema.fields[name];
   return { name, type, subPath: segments.slice(1), known: builtIn || type !== undefined };
 }
 
@@ -60,8 +108,8 @@ function parseField(key: string, value: unknown, schema: ClassSchema | null): Wh
 }
 
 function parseConstraint(target: Target, op: string, operand: unknown, all: Record<string, unknown>): WhereNode {
-  if (op in COMPARISONS) {
-    const cmp = COMPARISONS[op]!;
+  const cmp = COMPARISONS.get(op);
+  if (cmp) {
     if (cmp === 'eq') return equality(target, operand);
     if (cmp === 'ne') {
       const eq = equality(target, operand);
@@ -90,7 +138,7 @@ function parseConstraint(target: Target, op: string, operand: unknown, all: Reco
       if (!('$regex' in all)) throw Errors.invalidQuery('$options is only valid with $regex.');
       return TRUE;
     default:
-      throw Errors.invalidQuery(`Unknown or unsupported operator ${op} on ${target.name}.`);
+      throw Errors.invalidQuery(`Unknown or unsupported operator ${JSON.stringify(op.slice(0, 80))} on ${target.name}.`);
   }
 }
 

@@ -49,8 +49,10 @@ export function parseJsonParam(value: unknown, name: string): unknown {
   }
 }
 
+// Safe integers only: the SDK body form sends numbers, and 1e20 would reach SQL as an OFFSET
+// neither database accepts.
 function parseInteger(value: unknown): number | null {
-  if (typeof value === 'number') return Number.isInteger(value) ? value : null;
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : null;
   if (typeof value === 'string' && /^-?\d{1,15}$/.test(value.trim())) return Number(value.trim());
   return null;
 }

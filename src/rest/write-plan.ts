@@ -50,7 +50,8 @@ export function applyPlan(plan: WritePlan, current: Readonly<Record<string, unkn
       if (op.add.length || op.remove.length) relations.push({ field, add: op.add, remove: op.remove });
       continue;
     }
-    const next = applyOp(field, current[field], op);
+    // Own fields only: a document without "constructor" must not hand its inherited method to the op.
+    const next = applyOp(field, Object.hasOwn(current, field) ? current[field] : undefined, op);
     if (next === undefined) delete data[field];
     else data[field] = next;
     if (op.kind !== 'set' && op.kind !== 'delete') opResults[field] = next;

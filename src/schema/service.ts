@@ -100,7 +100,8 @@ export function emptySchema(className: string): ClassSchema {
 function checkFields(schema: ClassSchema, types: ReadonlyMap<string, FieldType>): [string, FieldType][] {
   const missing: [string, FieldType][] = [];
   for (const [name, type] of types) {
-    const existing = schema.fields[name];
+    // Own fields only: "constructor" or "toString" are field names, not inherited methods.
+    const existing = Object.hasOwn(schema.fields, name) ? schema.fields[name] : undefined;
     if (existing) {
       if (!sameType(existing, type)) {
         throw Errors.incorrectType(`Field ${name} is ${describeType(existing)} in class ${schema.className}; got ${describeType(type)}.`);

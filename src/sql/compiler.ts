@@ -83,9 +83,9 @@ export abstract class SqlCompiler {
       case 'const':
         return node.value ? '1=1' : '1=0';
       case 'and':
-        return node.nodes.map((child) => `(${this.where(child, params)})`).join(' AND ');
+        return this.join(node.nodes, 'AND', params);
       case 'or':
-        return node.nodes.map((child) => `(${this.where(child, params)})`).join(' OR ');
+        return this.join(node.nodes, 'OR', params);
       case 'not':
         // Two-valued logic: a constraint on a missing field is false, so its negation is true.
         return `NOT COALESCE((${this.where(node.node, params)}), FALSE)`;
@@ -107,6 +107,17 @@ export abstract class SqlCompiler {
       case 'acl':
         return this.acl(node.access === 'read' ? '_rperm' : '_wperm', node.principals, params);
     }
+  }
+
+  /**
+   * SQLite parses `a OR b OR c …` as a left-deep tree and refuses expressions nested more than
+   * 1000 deep, so a `$in` of a thousand values would fail there. Long lists are grouped in halves,
+   * which keeps the depth logarithmic; parameters stay in text order.
+   */
+  private join(nodes: readonly WhereNode[], op: 'AND' | 'OR', params: Params): string {
+    if (nodes.length <= 64) return nodes.map((child) => `(${this.where(child, params)})`).join(` ${op} `);
+    const half = Math.ceil(nodes.length / 2);
+    return `(${this.join(nodes.slice(0, half), op, params)}) ${op} (${this.join(nodes.slice(half), op, params)})`;
   }
 
   /** `$ne` also matches objects where the field is missing, as Parse clients expect. */

@@ -1,4 +1,5 @@
 import { Errors } from '../../errors/index.ts';
+import { isPlainObject } from '../../encoding/values.ts';
 import { runBatch, type BatchCommand } from '../../rest/batch.ts';
 import type { RequestContext } from '../../rest/context.ts';
 import type { AppRoute, Method, RouteTable } from '../route.ts';
@@ -9,9 +10,12 @@ export function batchRoute(table: () => RouteTable): AppRoute {
     const [path, search = ''] = command.path.split('?');
     if (!path!.startsWith('/1/')) throw Errors.invalidJson(`Batch paths start with /1/: ${JSON.stringify(command.path.slice(0, 100))}.`);
     const matched = table().match(command.method as Method, path!);
-    if (!matched || matched.route.path === '/1/batch') throw Errors.commandUnavailable(`No endpoint at ${command.method} ${path} for a batch.`);
+    if (!matched || matched.route.path === '/1/batch') throw Errors.commandUnavailable(`No endpoint at ${command.method} ${path!.slice(0, 200)} for a batch.`);
+    // The same rule as for a direct request: a body, when there is one, is a JSON object.
+    const body = command.body ?? undefined;
+    if (body !== undefined && !isPlainObject(body)) throw Errors.invalidJson('The body of a batch command must be a JSON object.');
     const query = Object.fromEntries(new URLSearchParams(search));
-    const input = command.method === 'GET' ? { params: matched.params, query: { ...query, ...(command.body as object) }, body: undefined } : { params: matched.params, query, body: command.body ?? {} };
+    const input = command.method === 'GET' ? { params: matched.params, query: { ...query, ...body }, body: undefined } : { params: matched.params, query, body: body ?? {} };
     return matched.route.handler(ctx, input);
   };
   return { method: 'POST', path: '/1/batch', handler: (ctx, { body }) => runBatch(ctx, body, dispatch) };
