@@ -40,7 +40,13 @@ export class AppRegistry {
     let record = this.records.get(applicationId);
     if (!record) {
       record = this.load(applicationId);
-      record.catch(() => this.records.delete(applicationId));
+      // Only apps that exist are remembered: caching misses would let random ids grow memory.
+      record.then(
+        (found) => {
+          if (!found) this.records.delete(applicationId);
+        },
+        () => this.records.delete(applicationId),
+      );
       this.records.set(applicationId, record);
     }
     return record;
