@@ -42,7 +42,7 @@ export async function createSchema(ctx: RequestContext, urlClassName: string | u
     },
     (current, next) => indexSteps(current ?? emptySchema(className), next),
   );
-  return ok(renderSchema(created!), 201);
+  return ok(renderSchema(created!), 201, { Location: `${ctx.publicUrl}/1/schemas/${encodeURIComponent(className)}` });
 }
 
 export async function updateSchema(ctx: RequestContext, className: string, body: unknown): Promise<Result> {

@@ -40,6 +40,17 @@ export abstract class SqlCompiler {
   abstract readonly docType: string;
   abstract readonly permsType: string;
   abstract readonly keyType: string;
+  /**
+   * A statement taking a lock, keyed by its one parameter, held until the transaction ends; null
+   * where transactions already exclude each other (SQLite's BEGIN IMMEDIATE).
+   */
+  transactionLockSql(): string | null {
+    return null;
+  }
+  /** A statement keeping every other reader and writer off a table until the transaction ends. */
+  lockTableSql(_table: string): string | null {
+    return null;
+  }
   /** Appended to a SELECT that reads a row it is about to update. */
   readonly lockClause: string = '';
   /** Index DDL for the read permission list (an index the ACL filter can use). */

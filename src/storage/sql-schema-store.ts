@@ -48,7 +48,8 @@ export class SqlSchemaStore implements SchemaStore {
       if (!(await this.lockClass(tx, className))) return;
       // An object written between the count and the drop would vanish with the table, so writers
       // wait until this transaction ends. SQLite's BEGIN IMMEDIATE already keeps them out.
-      if (d.name === 'postgres') await tx.run(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
+      const lockTable = d.lockTableSql(table);
+      if (lockTable) await tx.run(lockTable);
       const rows = await tx.all(`SELECT count(*) AS "n" FROM ${table}`);
       const count = Number(rows[0]?.n ?? 0);
       if (count > 0) throw Errors.classNotEmpty(`Class ${className} is not empty: it holds ${count} object${count === 1 ? '' : 's'}.`);
@@ -68,7 +69,8 @@ export class SqlSchemaStore implements SchemaStore {
     const d = this.dialect;
     // The row lock cannot cover a class without a row yet: two servers creating the same class at
     // once must not both run CREATE TABLE.
-    if (d.name === 'postgres') await tx.run(`SELECT pg_advisory_xact_lock(hashtext(${d.placeholder(1)}))`, [`${this.ns.schema}.${className}`]);
+    const lock = d.transactionLockSql();
+    if (lock) await tx.run(lock, [`${this.ns.schema}.${className}`]);
     const rows = await tx.all(`SELECT "schema" FROM ${this.ns.table(SCHEMA_TABLE)} WHERE "className" = ${d.placeholder(1)}${d.lockClause}`, [className]);
     return rows[0] ? (JSON.parse(String(rows[0].schema)) as ClassSchema) : null;
   }

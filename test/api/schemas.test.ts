@@ -188,6 +188,7 @@ eachBackend('schemas', (target) => {
       indexes,
     };
     assert.equal(created.status, 201, created.text);
+    assert.equal(created.headers.get('location'), `${target.url}/1/schemas/${cls}`);
     assert.deepEqual(created.body, expected);
     assert.deepEqual((await schemaOf(cls)).body, expected);
     assert.deepEqual((await app.get(`/1/classes/${cls}`, MASTER)).body, { results: [] });

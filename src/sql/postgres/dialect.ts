@@ -16,6 +16,12 @@ export class PostgresCompiler extends SqlCompiler {
   readonly keyType = 'text COLLATE "C"';
   override readonly lockClause = ' FOR UPDATE';
 
+  override transactionLockSql(): string {
+    return 'SELECT pg_advisory_xact_lock(hashtext($1))';
+  }
+  override lockTableSql(table: string): string {
+    return `LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`;
+  }
   permsIndex(indexName: string, table: string): string | null {
     return `CREATE INDEX IF NOT EXISTS "${indexName}" ON ${table} USING GIN ("_rperm")`;
   }
