@@ -30,12 +30,63 @@ export type WhereNode =
   /** Deep equality of a JSON object or array value. */
   | { readonly kind: 'jsonEquals'; readonly field: FieldRef; readonly json: string }
   /** The object's read (or write) permission list shares an entry with `principals`. */
-  | { readonly kind: 'acl'; readonly access: 'read' | 'write'; readonly principals: readonly string[] };
+  | { readonly kind: 'acl'; readonly access: 'read' | 'write'; readonly principals: readonly string[] }
+  /** `$regex`: a text field matches; a literal `^prefix` also becomes an index-friendly range. */
+  | { readonly kind: 'regex'; readonly field: FieldRef; readonly pattern: RegexPattern }
+  /**
+   * `$inQuery` / `$select`: the field's value (or, for an array field, one of its elements) is
+   * among the values another query selects. `$notInQuery` / `$dontSelect` wrap it in `not`.
+   */
+  | { readonly kind: 'inSubquery'; readonly field: FieldRef; readonly as: ValueKind; readonly element: ElementOf | null; readonly query: SubQuery }
+  /** `$relatedTo`: the object is in relation `field` of the object `owningId` of `owningClass`. */
+  | { readonly kind: 'relatedTo'; readonly owningClass: string; readonly owningId: string; readonly field: string; readonly ownerRead: readonly string[] | null }
+  /** Every element of the array field is among `values` (`$containedBy`). */
+  | { readonly kind: 'containedBy'; readonly field: FieldRef; readonly element: ElementOf; readonly values: readonly Scalar[] }
+  /** The GeoPoint field lies within `maxRadians` of a point (`$nearSphere`, `$centerSphere`). */
+  | { readonly kind: 'geoWithinDistance'; readonly field: FieldRef; readonly point: LatLng; readonly maxRadians: number }
+  /** The GeoPoint field lies in a box (`$within: {$box}`); `west > east` crosses the antimeridian. */
+  | { readonly kind: 'geoWithinBox'; readonly field: FieldRef; readonly south: number; readonly west: number; readonly north: number; readonly east: number }
+  /** The GeoPoint field lies inside a polygon (`$geoWithin: {$polygon}`). */
+  | { readonly kind: 'geoWithinPolygon'; readonly field: FieldRef; readonly polygon: readonly LatLng[] }
+  /** The Polygon field contains a point (`$geoIntersects: {$point}`). */
+  | { readonly kind: 'polygonContains'; readonly field: FieldRef; readonly point: LatLng }
+  /** Full-text search: every word of `terms` occurs in the text field (`$text: {$search}`). */
+  | { readonly kind: 'text'; readonly field: FieldRef; readonly terms: string; readonly language: string | null };
+
+export interface LatLng {
+  readonly latitude: number;
+  readonly longitude: number;
+}
+
+/** How an array element is compared: as a scalar, or by a key of an object element (a Pointer's objectId). */
+export interface ElementOf {
+  readonly as: ValueKind;
+  readonly subKey?: string;
+}
+
+/** An inner query; `secure` adds the caller's read permission to its `where`. */
+export interface SubQuery {
+  readonly className: string;
+  readonly where: WhereNode;
+  readonly select: FieldRef;
+  readonly limit: number;
+}
+
+export interface RegexPattern {
+  readonly source: string;
+  readonly caseInsensitive: boolean;
+  readonly multiline: boolean;
+  readonly dotAll: boolean;
+  readonly prefix: string | null;
+  readonly prefixOnly: boolean;
+}
 
 export interface OrderKey {
   readonly field: FieldRef;
   readonly as: ValueKind | 'json';
   readonly descending: boolean;
+  /** Sort by distance of the GeoPoint `field` from this point instead of by its value. */
+  readonly distanceFrom?: LatLng;
 }
 
 export interface FindQuery {

@@ -1,50 +1,75 @@
 import { Errors } from '../errors/index.ts';
-import { isPlainObject, normalizeIso } from '../encoding/values.ts';
-import type { ClassSchema, FieldType } from '../schema/types.ts';
-import { and, type CompareOp, type FieldRef, type OrderKey, type Scalar, type ValueKind, type WhereNode } from './ast.ts';
-import { fieldAccess } from './fields.ts';
+import { isPlainObject } from '../encoding/values.ts';
+import type { ClassSchema } from '../schema/types.ts';
+import { and, type CompareOp, type OrderKey, type Scalar, type WhereNode } from './ast.ts';
+import { translateRegex } from './regex.ts';
+import { innerScope, MAX_QUERY_NESTING, MAX_QUERY_TERMS, rootScope, type QueryScope } from './scope.ts';
+import { access, FALSE, isArrayField, isPointer, negate, resolveTarget, scalarOf, TRUE, type Target } from './target.ts';
+import { GEO_OPERATORS, parseGeo } from './operators/geo.ts';
+import { parseRelatedTo, parseSubquery, SUBQUERY_OPERATORS } from './operators/subquery.ts';
 
-const FALSE: WhereNode = Object.freeze({ kind: 'const', value: false });
-const TRUE: WhereNode = Object.freeze({ kind: 'const', value: true });
-const SEGMENT = /^[A-Za-z0-9_]+$/;
+export { MAX_QUERY_NESTING, MAX_QUERY_TERMS } from './scope.ts';
+
 const COMPARISONS = new Map<string, CompareOp>([['$lt', 'lt'], ['$lte', 'lte'], ['$gt', 'gt'], ['$gte', 'gte'], ['$ne', 'ne'], ['$eq', 'eq']]);
-/** `$or`/`$and`/`$nor` inside one another; the parser and the SQL it builds recurse this deep. */
-export const MAX_QUERY_NESTING = 32;
 /** Nesting of one operand; stored values nest at most 64 levels, operators add a few around them. */
 const MAX_OPERAND_DEPTH = 100;
-/** Constraints in one query: each binds a parameter, and SQLite takes at most 32,766 per statement. */
-export const MAX_QUERY_TERMS = 10_000;
 /** NUL and unpaired surrogates: PostgreSQL cannot take them as text or jsonb, and no stored string holds them. */
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** Query options that filter nothing: spec 4.2 does not allow them inside `$or`. */
+const OPTIONS_IN_BRANCH = new Set(['limit', 'skip', 'order', 'include', 'keys', 'count']);
+const TEXT_LANGUAGES = new Set(['simple', 'danish', 'dutch', 'english', 'finnish', 'french', 'german', 'hungarian', 'italian', 'norwegian', 'portuguese', 'romanian', 'russian', 'spanish', 'swedish', 'turkish']);
+
+export interface ParsedQuery {
+  readonly where: WhereNode;
+  /** `$nearSphere` orders by distance when the query has no `order`. */
+  readonly nearest: OrderKey | null;
+  /** The query runs a regular expression an index cannot answer (it is throttled). */
+  readonly regex: boolean;
+}
 
 /**
- * `where` JSON → WhereNode, resolved against the class schema so each constraint knows how its
+ * `where` JSON → WhereNode, resolved against the class schemas so each constraint knows how its
  * field is stored. Malformed input is refused here (102 for a bad operator or operand, 105 for a
  * bad key), so the compiler only ever sees well-formed, typed nodes.
  */
-export function parseWhere(where: unknown, schema: ClassSchema | null): WhereNode {
-  const budget = { terms: 0 };
-  return parseQuery(where, schema, 0, budget);
+export function parseQuery(where: unknown, schema: ClassSchema | null, schemaOf: (className: string) => ClassSchema | null = () => null): ParsedQuery {
+  const scope = rootScope(schema, schemaOf);
+  const node = parseIn(where, scope);
+  return { where: node, nearest: scope.found.nearest, regex: scope.found.regex };
 }
 
-function parseQuery(where: unknown, schema: ClassSchema | null, nesting: number, budget: { terms: number }): WhereNode {
+export function parseWhere(where: unknown, schema: ClassSchema | null): WhereNode {
+  return parseQuery(where, schema).where;
+}
+
+function parseIn(where: unknown, scope: QueryScope): WhereNode {
   if (where === undefined || where === null) return TRUE;
   if (!isPlainObject(where)) throw Errors.invalidQuery('where must be a JSON object.');
-  if (nesting > MAX_QUERY_NESTING) throw Errors.invalidQuery(`Sub-queries ($or, $and, $nor) may nest at most ${MAX_QUERY_NESTING} levels deep.`);
+  if (scope.nesting > MAX_QUERY_NESTING) throw Errors.invalidQuery(`Sub-queries ($or, $and, $nor) may nest at most ${MAX_QUERY_NESTING} levels deep.`);
   const nodes: WhereNode[] = [];
   for (const [key, value] of Object.entries(where)) {
     if (key === '$or' || key === '$and' || key === '$nor') {
       if (!Array.isArray(value) || value.length === 0) throw Errors.invalidQuery(`${key} needs a non-empty array of queries.`);
-      const parts = value.map((part) => parseQuery(part, schema, nesting + 1, budget));
+      const parts = value.map((part) => {
+        if (isPlainObject(part)) {
+          const option = Object.keys(part).find((name) => OPTIONS_IN_BRANCH.has(name));
+          if (option) throw Errors.invalidQuery(`"${option}" is not allowed inside ${key}: give it beside the where.`);
+        }
+        return parseIn(part, innerScope(scope, scope.schema, true));
+      });
       if (key === '$and') nodes.push(and(parts));
       else if (key === '$or') nodes.push({ kind: 'or', nodes: parts });
-      else nodes.push({ kind: 'not', node: { kind: 'or', nodes: parts } });
+      else nodes.push(negate({ kind: 'or', nodes: parts }));
+      continue;
+    }
+    if (key === '$relatedTo') {
+      nodes.push(parseRelatedTo(value, scope));
       continue;
     }
     if (key.startsWith('$')) throw Errors.invalidQuery(`Unknown top-level operator ${JSON.stringify(key.slice(0, 80))}.`);
-    budget.terms += assertOperand(value, JSON.stringify(key.slice(0, 80)));
-    if (budget.terms > MAX_QUERY_TERMS) throw Errors.invalidQuery(`A query may hold at most ${MAX_QUERY_TERMS} values.`);
-    nodes.push(parseField(key, value, schema));
+    scope.budget.terms += assertOperand(value, JSON.stringify(key.slice(0, 80)));
+    if (scope.budget.terms > MAX_QUERY_TERMS) throw Errors.invalidQuery(`A query may hold at most ${MAX_QUERY_TERMS} values.`);
+    nodes.push(parseField(key, value, scope));
   }
   return and(nodes);
 }
@@ -80,43 +105,23 @@ function assertOperand(operand: unknown, key: string): number {
   return Math.max(terms, 1);
 }
 
-interface Target {
-  readonly name: string;
-  /** The schema type of the top-level field, if the class has it. */
-  readonly type: FieldType | undefined;
-  /** Path below the top-level field (dot notation into objects). */
-  readonly subPath: readonly string[];
-  readonly known: boolean;
-}
-
-function resolveTarget(key: string, schema: ClassSchema | null): Target {
-  const segments = key.split('.');
-  if (!segments.every((segment) => SEGMENT.test(segment))) throw Errors.invalidKeyName(`Invalid key in query: ${JSON.stringify(key.slice(0, 80))}.`);
-  const name = segments[0]!;
-  const builtIn = name === 'objectId' || name === 'createdAt' || name === 'updatedAt';
-  // Own fields only: "constructor" or "toString" are field names like any other, not inherited methods.
-  const type = builtIn || !schema || !Object.hasOwn(schema.fields, name) ? undefined : schema.fields[name];
-  return { name, type, subPath: segments.slice(1), known: builtIn || type !== undefined };
-}
-
-function parseField(key: string, value: unknown, schema: ClassSchema | null): WhereNode {
-  const target = resolveTarget(key, schema);
+function parseField(key: string, value: unknown, scope: QueryScope): WhereNode {
+  const target = resolveTarget(key, scope.schema);
   if (isPlainObject(value) && Object.keys(value).some((k) => k.startsWith('$'))) {
-    return and(Object.entries(value).map(([op, operand]) => parseConstraint(target, op, operand, value)));
+    return and(Object.entries(value).map(([op, operand]) => parseConstraint(target, op, operand, value, scope)));
   }
   return equality(target, value);
 }
 
-function parseConstraint(target: Target, op: string, operand: unknown, all: Record<string, unknown>): WhereNode {
+function parseConstraint(target: Target, op: string, operand: unknown, all: Record<string, unknown>, scope: QueryScope): WhereNode {
   const cmp = COMPARISONS.get(op);
   if (cmp) {
     if (cmp === 'eq') return equality(target, operand);
-    if (cmp === 'ne') {
-      const eq = equality(target, operand);
-      return eq.kind === 'const' ? { kind: 'const', value: !eq.value } : { kind: 'not', node: eq };
-    }
+    if (cmp === 'ne') return negate(equality(target, operand));
     return comparison(target, cmp, operand);
   }
+  if (GEO_OPERATORS.has(op)) return parseGeo(target, op, operand, all, scope);
+  if (SUBQUERY_OPERATORS.has(op)) return parseSubquery(target, op, operand, scope, parseIn);
   switch (op) {
     case '$in':
     case '$nin': {
@@ -128,53 +133,36 @@ function parseConstraint(target: Target, op: string, operand: unknown, all: Reco
       if (typeof operand !== 'boolean') throw Errors.invalidQuery('$exists needs true or false.');
       if (!target.known) return operand ? FALSE : TRUE;
       const node: WhereNode = { kind: 'exists', field: access(target).field };
-      return operand ? node : { kind: 'not', node };
+      return operand ? node : negate(node);
     }
     case '$all': {
       if (!Array.isArray(operand)) throw Errors.invalidQuery('$all needs an array.');
+      if (target.known && !isArrayField(target)) throw Errors.invalidQuery(`$all needs an Array field; ${target.name} is not one.`);
       return and(operand.map((item) => equality(target, item)));
     }
+    case '$containedBy':
+      return containedBy(target, operand);
+    case '$regex':
+      return regex(target, operand, all.$options, scope);
     case '$options':
       if (!('$regex' in all)) throw Errors.invalidQuery('$options is only valid with $regex.');
       return TRUE;
+    case '$text':
+      return text(target, operand);
     default:
       throw Errors.invalidQuery(`Unknown or unsupported operator ${JSON.stringify(op.slice(0, 80))} on ${target.name}.`);
   }
 }
 
-function negate(node: WhereNode): WhereNode {
-  return node.kind === 'const' ? { kind: 'const', value: !node.value } : { kind: 'not', node };
-}
-
-function access(target: Target): { field: FieldRef; as: ValueKind | 'json' } {
-  const base = fieldAccess(target.name, target.type);
-  if (target.subPath.length === 0) return base;
-  return { field: { kind: 'doc', path: [target.name, ...target.subPath] }, as: 'json' };
-}
-
-/** A query value reduced to what is stored at the compared path. */
-function scalarOf(target: Target, value: unknown): { value: Scalar; as: ValueKind } | null {
-  if (isPlainObject(value)) {
-    if (value.__type === 'Date') return { value: normalizeIso(value.iso, target.name), as: 'text' };
-    if (value.__type === 'Pointer' && typeof value.objectId === 'string') return { value: value.objectId, as: 'text' };
-    return null;
-  }
-  if (typeof value === 'string') return { value, as: 'text' };
-  if (typeof value === 'number' && Number.isFinite(value)) return { value, as: 'number' };
-  if (typeof value === 'boolean') return { value, as: 'boolean' };
-  return null;
-}
-
 function equality(target: Target, value: unknown): WhereNode {
-  if (value === null) return target.known ? { kind: 'not', node: { kind: 'exists', field: access(target).field } } : TRUE;
+  if (value === null) return target.known ? negate({ kind: 'exists', field: access(target).field }) : TRUE;
   if (!target.known) return FALSE;
   const field = access(target);
-  if (target.type?.type === 'Array' && target.subPath.length === 0) {
+  if (isArrayField(target)) {
     if (Array.isArray(value)) return { kind: 'jsonEquals', field: field.field, json: JSON.stringify(value) };
     const scalar = scalarOf(target, value);
     if (!scalar) throw Errors.invalidQuery(`Cannot compare ${target.name} with this value.`);
-    const isPointer = isPlainObject(value) && value.__type === 'Pointer';
-    return { kind: 'arrayContains', field: field.field, value: scalar.value, as: scalar.as, ...(isPointer ? { subKey: 'objectId' } : {}) };
+    return { kind: 'arrayContains', field: field.field, value: scalar.value, as: scalar.as, ...(isPointer(value) ? { subKey: 'objectId' } : {}) };
   }
   if (Array.isArray(value) || (isPlainObject(value) && !('__type' in value))) {
     return { kind: 'jsonEquals', field: field.field, json: JSON.stringify(value) };
@@ -187,11 +175,55 @@ function equality(target: Target, value: unknown): WhereNode {
 
 function comparison(target: Target, op: CompareOp, operand: unknown): WhereNode {
   const scalar = scalarOf(target, operand);
-  if (!scalar || (isPlainObject(operand) && operand.__type === 'Pointer')) throw Errors.invalidQuery(`$${op} on ${target.name} needs a number, string or Date.`);
+  if (!scalar || isPointer(operand)) throw Errors.invalidQuery(`$${op} on ${target.name} needs a number, string or Date.`);
   if (!target.known) return FALSE;
   const field = access(target);
   if (field.as !== 'json' && field.as !== scalar.as) return FALSE;
   return { kind: 'compare', field: field.field, op, value: scalar.value, as: scalar.as };
+}
+
+/** `$containedBy`: every element of the array field is one of the given values. */
+function containedBy(target: Target, operand: unknown): WhereNode {
+  if (!Array.isArray(operand)) throw Errors.invalidQuery('$containedBy needs an array.');
+  if (target.known && !isArrayField(target)) throw Errors.invalidQuery(`$containedBy needs an Array field; ${target.name} is not one.`);
+  const scalars = operand.map((item) => {
+    const scalar = scalarOf(target, item);
+    if (!scalar) throw Errors.invalidQuery('$containedBy takes strings, numbers, booleans, Dates or Pointers.');
+    return { scalar, pointer: isPointer(item) };
+  });
+  if (!target.known) return FALSE;
+  const pointers = scalars.some((item) => item.pointer);
+  const kinds = new Set(scalars.map((item) => item.scalar.as));
+  if (kinds.size > 1 || (pointers && !scalars.every((item) => item.pointer))) throw Errors.invalidQuery('$containedBy values must all be of one type.');
+  const as = scalars[0]?.scalar.as ?? 'text';
+  const values: Scalar[] = scalars.map((item) => item.scalar.value);
+  return { kind: 'containedBy', field: access(target).field, element: pointers ? { as: 'text', subKey: 'objectId' } : { as }, values };
+}
+
+function regex(target: Target, pattern: unknown, options: unknown, scope: QueryScope): WhereNode {
+  const translated = translateRegex(pattern, options);
+  if (!target.known) return FALSE;
+  const { field, as } = access(target);
+  if (as !== 'text' && as !== 'json') return FALSE;
+  if (!translated.prefixOnly) scope.found.regex = true;
+  return { kind: 'regex', field, pattern: translated };
+}
+
+/** `$text: {$search: {$term, $language?, $caseSensitive?, $diacriticSensitive?}}`. */
+function text(target: Target, operand: unknown): WhereNode {
+  const search = isPlainObject(operand) ? operand.$search : undefined;
+  if (!isPlainObject(search) || typeof search.$term !== 'string' || search.$term.trim() === '') throw Errors.invalidQuery('$text needs {$search: {$term: "words"}}.');
+  const language = search.$language ?? null;
+  if (language !== null && (typeof language !== 'string' || !TEXT_LANGUAGES.has(language))) {
+    throw Errors.invalidQuery(`$language must be one of ${[...TEXT_LANGUAGES].join(', ')}.`);
+  }
+  for (const flag of ['$caseSensitive', '$diacriticSensitive'] as const) {
+    if (search[flag] === true) throw Errors.invalidQuery(`${flag}: true is not supported; searches ignore case.`);
+  }
+  if (!target.known) return FALSE;
+  const { field, as } = access(target);
+  if (as !== 'text' && as !== 'json') throw Errors.invalidQuery(`$text needs a String field; ${target.name} is not one.`);
+  return { kind: 'text', field, terms: search.$term, language: language as string | null };
 }
 
 /** `order=-score,name` → sort keys; unknown fields sort as missing (no effect). */

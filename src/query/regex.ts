@@ -1,22 +1,13 @@
 import { Errors } from '../errors/index.ts';
+import type { RegexPattern } from './ast.ts';
 
-/** A `$regex` constraint after translation: one pattern both backends can run. */
-export interface RegexPattern {
-  /** The pattern in the common subset of JavaScript and PostgreSQL regular expressions. */
-  readonly source: string;
-  readonly caseInsensitive: boolean;
-  /** `^` and `$` match at line breaks (option m). */
-  readonly multiline: boolean;
-  /** `.` matches line breaks (option s). */
-  readonly dotAll: boolean;
-  /**
-   * The literal text every match starts with, when the pattern is `^literal…` and
-   * case-sensitive: the compiler turns it into a range an index can serve.
-   */
-  readonly prefix: string | null;
-  /** The whole pattern is `^literal`: the prefix range alone decides the match. */
-  readonly prefixOnly: boolean;
-}
+/**
+ * A `$regex` after translation (ast.ts `RegexPattern`): `source` is in the common subset of
+ * JavaScript and PostgreSQL regular expressions; `multiline` is option m (`^`/`$` at line
+ * breaks), `dotAll` option s; `prefix` is the literal text every match starts with when the
+ * pattern is a case-sensitive `^literal…` (the compiler turns it into an index-friendly range),
+ * and `prefixOnly` says the range alone decides the match.
+ */
 
 const SPECIAL = /[\\^$.|?*+()[\]{}]/;
 const MAX_PATTERN = 1000;

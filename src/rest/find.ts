@@ -1,8 +1,9 @@
 import { Errors } from '../errors/index.ts';
-import { parseOrder, parseWhere } from '../query/parse.ts';
-import { and, type WhereNode } from '../query/ast.ts';
+import { parseOrder, parseQuery } from '../query/parse.ts';
+import { secure } from '../query/secure.ts';
 import { ok, principals, type RequestContext, type Result } from './context.ts';
-import { renderObject } from './render.ts';
+import { parseShape, shapeResults } from './shape.ts';
+import { takeCountQuery, withRegexSlot } from './limits.ts';
 import { assertGenericClass } from './class-access.ts';
 
 export const DEFAULT_LIMIT = 100;
@@ -15,28 +16,34 @@ export interface FindParams {
   readonly limit?: unknown;
   readonly skip?: unknown;
   readonly keys?: unknown;
+  readonly include?: unknown;
   readonly count?: unknown;
 }
 
 /** GET /1/classes/<className>: {results, count?}. */
 export async function findObjects(ctx: RequestContext, className: string, params: FindParams): Promise<Result> {
   assertGenericClass(ctx, className, 'read');
-  const schema = await ctx.app.schemas.get(className);
-  const where = parseWhere(parseJsonParam(params.where, 'where'), schema);
-  const order = parseOrder(params.order, schema);
+  const schemas = await ctx.app.schemas.all();
+  const schema = schemas.get(className) ?? null;
+  const parsed = parseQuery(parseJsonParam(params.where, 'where'), schema, (name) => schemas.get(name) ?? null);
+  const explicitOrder = parseOrder(params.order, schema);
+  // Spec 4.2: an explicit order takes precedence over the distance order of $nearSphere.
+  const order = parsed.nearest ? [...explicitOrder, parsed.nearest] : explicitOrder;
   const limit = parseLimit(params.limit);
   const skip = parseSkip(params.skip);
   const withCount = params.count === '1' || params.count === 1 || params.count === true || params.count === 'true';
-  const keys = parseKeys(params.keys);
+  const shape = parseShape(params);
   if (!schema) return ok(withCount ? { results: [], count: 0 } : { results: [] });
 
-  const read = principals(ctx);
-  const secured: WhereNode = read ? and([where, { kind: 'acl', access: 'read', principals: read }]) : where;
-  const [objects, count] = await Promise.all([
-    limit > 0 ? ctx.app.store.find(className, { where: secured, order, limit, skip }) : Promise.resolve([]),
-    withCount ? ctx.app.store.count(className, secured) : Promise.resolve(undefined),
-  ]);
-  const results = objects.map((object) => renderObject(ctx, schema, object, keys));
+  const secured = secure(parsed.where, principals(ctx));
+  if (withCount) await takeCountQuery(ctx);
+  const run = () =>
+    Promise.all([
+      limit > 0 ? ctx.app.store.find(className, { where: secured, order, limit, skip }) : Promise.resolve([]),
+      withCount ? ctx.app.store.count(className, secured) : Promise.resolve(undefined),
+    ]);
+  const [objects, count] = parsed.regex ? await withRegexSlot(ctx, run) : await run();
+  const results = await shapeResults(ctx, schema, objects, shape);
   return ok(count === undefined ? { results } : { results, count });
 }
 

@@ -3,7 +3,10 @@ import { PUBLIC, type Acl } from '../encoding/acl.ts';
 import { newObjectId } from '../apps/ids.ts';
 import { applyPlan, planWrite, type AppliedPlan } from './write-plan.ts';
 import { ok, principals, type RequestContext, type Result } from './context.ts';
-import { objectUrl, renderObject } from './render.ts';
+import { objectUrl } from './render.ts';
+import { shapeResults, type Shape } from './shape.ts';
+
+const NO_SHAPE: Shape = { include: [], keys: undefined };
 import { assertGenericClass } from './class-access.ts';
 
 /** POST /1/classes/<className> (spec 4.1): 201, Location, {objectId, createdAt}. */
@@ -23,13 +26,13 @@ export async function createObject(ctx: RequestContext, className: string, body:
 }
 
 /** GET /1/classes/<className>/<objectId>: unreadable and missing objects both answer 101. */
-export async function getObject(ctx: RequestContext, className: string, objectId: string, keys?: ReadonlySet<string>): Promise<Result> {
+export async function getObject(ctx: RequestContext, className: string, objectId: string, shape: Shape = NO_SHAPE): Promise<Result> {
   assertGenericClass(ctx, className, 'read');
   const schema = await ctx.app.schemas.get(className);
   if (!schema) throw notFound(className, objectId);
   const object = await ctx.app.store.get(className, objectId, principals(ctx));
   if (!object) throw notFound(className, objectId);
-  return ok(renderObject(ctx, schema, object, keys));
+  return ok((await shapeResults(ctx, schema, [object], shape))[0]);
 }
 
 /** PUT /1/classes/<className>/<objectId>: {updatedAt} plus the results of operators. */

@@ -1,5 +1,6 @@
-import type { FieldRef, FindQuery, OrderKey, ValueKind, WhereNode } from '../query/ast.ts';
+import type { ElementOf, FieldRef, FindQuery, LatLng, OrderKey, RegexPattern, SubQuery, ValueKind, WhereNode } from '../query/ast.ts';
 import { Params, ident, safeKey } from './params.ts';
+import { prefixUpperBound } from '../query/regex.ts';
 import type { SqlParam } from '../storage/driver.ts';
 
 export interface CompiledSql {
@@ -69,8 +70,19 @@ export abstract class SqlCompiler {
     return expr;
   }
 
-  params(): Params {
-    return new Params((index) => this.placeholder(index));
+  /** Elements of the array at `path`, as a FROM item, and how one element is read. */
+  abstract arrayElements(path: readonly string[]): { from: string; element: (of: ElementOf) => string };
+  /** `expr` matches the regular expression (flags and dialect quirks handled by the dialect). */
+  abstract regexMatch(expr: string, pattern: RegexPattern, params: Params): string;
+  /** The point lies strictly inside the polygon (a list of latitude/longitude corners). */
+  abstract pointInPolygon(latitude: string, longitude: string, polygon: readonly LatLng[], params: Params): string;
+  /** The Polygon value at `path` contains the point. */
+  abstract polygonContains(path: readonly string[], point: LatLng, params: Params): string;
+  /** Every word of `terms` occurs in the text `expr`. */
+  abstract textMatch(expr: string, terms: string, language: string | null, params: Params): string;
+
+  params(table?: (className: string) => string): Params {
+    return new Params((index) => this.placeholder(index), table);
   }
 
   /** The SQL expression a field is read as. */
@@ -117,8 +129,99 @@ export abstract class SqlCompiler {
         return this.jsonEquals(this.docPath(node.field), node.json, params);
       case 'acl':
         return this.acl(node.access === 'read' ? '_rperm' : '_wperm', node.principals, params);
+      case 'regex':
+        return this.regex(node.field, node.pattern, params);
+      case 'inSubquery':
+        return this.inSubquery(node.field, node.as, node.element, node.query, params);
+      case 'relatedTo':
+        return this.relatedTo(node.owningClass, node.owningId, node.field, node.ownerRead, params);
+      case 'containedBy': {
+        const { from, element } = this.arrayElements(this.docPath(node.field));
+        const list = node.values.length ? node.values.map((value) => params.add(value)).join(', ') : 'NULL';
+        return `${this.rawText(node.field)} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${from} WHERE COALESCE(${element(node.element)} NOT IN (${list}), TRUE))`;
+      }
+      case 'geoWithinDistance': {
+        const { latitude, longitude } = this.geoExprs(node.field);
+        // A latitude band first: an index on the latitude can serve it, and it is exact as a bound.
+        // (Parameters are added in text order: SQLite's "?" are numbered by position.)
+        const degrees = (node.maxRadians * 180) / Math.PI;
+        const band = degrees >= 180 ? '' : `${latitude} BETWEEN ${params.add(node.point.latitude - degrees)} AND ${params.add(node.point.latitude + degrees)} AND `;
+        return `${band}${this.distance(latitude, longitude, node.point, params)} <= ${params.add(node.maxRadians)}`;
+      }
+      case 'geoWithinBox': {
+        const { latitude, longitude } = this.geoExprs(node.field);
+        const lat = `${latitude} BETWEEN ${params.add(node.south)} AND ${params.add(node.north)}`;
+        const lng = node.west <= node.east
+          ? `${longitude} BETWEEN ${params.add(node.west)} AND ${params.add(node.east)}`
+          : `(${longitude} >= ${params.add(node.west)} OR ${longitude} <= ${params.add(node.east)})`;
+        return `${lat} AND ${lng}`;
+      }
+      case 'geoWithinPolygon': {
+        const { latitude, longitude } = this.geoExprs(node.field);
+        return this.pointInPolygon(latitude, longitude, node.polygon, params);
+      }
+      case 'polygonContains':
+        return this.polygonContains(this.docPath(node.field), node.point, params);
+      case 'text':
+        return this.textMatch(this.fieldExpr(node.field, 'text'), node.terms, node.language, params);
     }
   }
+
+  private regex(field: FieldRef, pattern: RegexPattern, params: Params): string {
+    const expr = this.fieldExpr(field, 'text');
+    const parts: string[] = [];
+    if (pattern.prefix) {
+      // `^abc` is the range [abc, abd): the same expression as the field's index, so it can use it.
+      parts.push(`${expr} >= ${params.add(pattern.prefix)}`);
+      const upper = prefixUpperBound(pattern.prefix);
+      if (upper !== null) parts.push(`${expr} < ${params.add(upper)}`);
+    }
+    if (!pattern.prefixOnly) parts.push(this.regexMatch(expr, pattern, params));
+    return parts.join(' AND ');
+  }
+
+  /** The selected column of an inner query, limited like a top-level query (spec 4.2). */
+  private subSelect(query: SubQuery, as: ValueKind, params: Params): string {
+    const column = this.fieldExpr(query.select, as);
+    const where = this.where(query.where, params);
+    const order = this.textCollate(ident('objectId'));
+    return `SELECT ${column} FROM ${params.table(query.className)} WHERE (${where}) AND ${column} IS NOT NULL ORDER BY ${order} LIMIT ${params.add(query.limit)}`;
+  }
+
+  private inSubquery(field: FieldRef, as: ValueKind, element: ElementOf | null, query: SubQuery, params: Params): string {
+    if (!element) return `${this.fieldExpr(field, as)} IN (${this.subSelect(query, as, params)})`;
+    const { from, element: read } = this.arrayElements(this.docPath(field));
+    return `EXISTS (SELECT 1 FROM ${from} WHERE ${read(element)} IN (${this.subSelect(query, element.as, params)}))`;
+  }
+
+  private relatedTo(owningClass: string, owningId: string, field: string, ownerRead: readonly string[] | null, params: Params): string {
+    const join = params.table('_Join');
+    const members = `SELECT "relatedId" FROM ${join} WHERE "owningClass" = ${params.add(owningClass)} AND "owningField" = ${params.add(field)} AND "owningId" = ${params.add(owningId)}`;
+    let sql = `${this.textCollate(ident('objectId'))} IN (${members})`;
+    if (ownerRead) {
+      // The relation is visible only to those who may read the object holding it.
+      const owner = `SELECT 1 FROM ${params.table(owningClass)} WHERE "objectId" = ${params.add(owningId)} AND ${this.acl('_rperm', ownerRead, params)}`;
+      sql += ` AND EXISTS (${owner})`;
+    }
+    return sql;
+  }
+
+  private geoExprs(field: FieldRef): { latitude: string; longitude: string } {
+    const path = this.docPath(field);
+    return { latitude: this.docNumber([...path, 'latitude']), longitude: this.docNumber([...path, 'longitude']) };
+  }
+
+  /** Great-circle distance in radians (haversine), in functions both databases have. */
+  distance(latitude: string, longitude: string, point: LatLng, params: Params): string {
+    // Each placeholder is used once: SQLite numbers "?" by position.
+    const dLat = `radians(${latitude} - ${params.add(point.latitude)})`;
+    const cosLat0 = `cos(radians(${params.add(point.latitude)}))`;
+    const dLng = `radians(${longitude} - ${params.add(point.longitude)})`;
+    const a = `power(sin(${dLat} / 2), 2) + ${cosLat0} * cos(radians(${latitude})) * power(sin(${dLng} / 2), 2)`;
+    return `(2 * asin(sqrt(min_of(1.0, ${a}))))`.replace('min_of', this.leastFunction);
+  }
+  /** LEAST in PostgreSQL, the two-argument MIN in SQLite. */
+  protected abstract readonly leastFunction: string;
 
   /**
    * SQLite parses `a OR b OR c …` as a left-deep tree and refuses expressions nested more than
@@ -162,23 +265,27 @@ export abstract class SqlCompiler {
     return field.path.map(safeKey);
   }
 
-  orderBy(order: readonly OrderKey[]): string {
-    const keys = order.map((key) => `${this.fieldExpr(key.field, key.as)} ${this.orderDirection(key.descending)}`);
+  orderBy(order: readonly OrderKey[], params: Params): string {
+    const keys = order.map((key) => {
+      if (!key.distanceFrom) return `${this.fieldExpr(key.field, key.as)} ${this.orderDirection(key.descending)}`;
+      const { latitude, longitude } = this.geoExprs(key.field);
+      return `${this.distance(latitude, longitude, key.distanceFrom, params)} ${this.orderDirection(key.descending)}`;
+    });
     // objectId breaks ties so that paging with skip is stable.
     if (!order.some((key) => key.field.kind === 'column' && key.field.column === 'objectId')) keys.push(`${this.textCollate(ident('objectId'))} ASC`);
     return keys.join(', ');
   }
 
-  select(table: string, query: FindQuery): CompiledSql {
-    const params = this.params();
+  select(table: (className: string) => string, className: string, query: FindQuery): CompiledSql {
+    const params = this.params(table);
     const where = this.where(query.where, params);
-    let sql = `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} FROM ${table} WHERE ${where} ORDER BY ${this.orderBy(query.order)}`;
+    let sql = `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} FROM ${table(className)} WHERE ${where} ORDER BY ${this.orderBy(query.order, params)}`;
     sql += ` LIMIT ${params.add(query.limit)} OFFSET ${params.add(query.skip)}`;
     return { sql, params: params.values };
   }
 
-  count(table: string, where: WhereNode): CompiledSql {
-    const params = this.params();
-    return { sql: `SELECT count(*) AS "n" FROM ${table} WHERE ${this.where(where, params)}`, params: params.values };
+  count(table: (className: string) => string, className: string, where: WhereNode): CompiledSql {
+    const params = this.params(table);
+    return { sql: `SELECT count(*) AS "n" FROM ${table(className)} WHERE ${this.where(where, params)}`, params: params.values };
   }
 }

@@ -3,7 +3,13 @@ import type { SqlParam } from '../storage/driver.ts';
 /** Collects bound parameters while SQL text is built, so values never enter the text. */
 export class Params {
   readonly values: SqlParam[] = [];
-  constructor(private readonly placeholder: (index: number) => string) {}
+  constructor(
+    private readonly placeholder: (index: number) => string,
+    /** The qualified table of a class in the app being queried (for sub-queries). */
+    readonly table: (className: string) => string = () => {
+      throw new Error('this statement cannot reference other tables');
+    },
+  ) {}
 
   add(value: SqlParam): string {
     this.values.push(value);

@@ -30,6 +30,11 @@ export const APP_MIGRATIONS: readonly Migration[] = [
       `CREATE TABLE IF NOT EXISTS ${t('_Join')} ("owningClass" ${d.keyType} NOT NULL, "owningField" ${d.keyType} NOT NULL, "owningId" ${d.keyType} NOT NULL, "relatedId" ${d.keyType} NOT NULL, PRIMARY KEY ("owningClass", "owningField", "owningId", "relatedId"))`,
     ],
   },
+  {
+    // Rate-limit counters shared by every process of the app (one row per limit and window).
+    version: 2,
+    statements: (d, t) => [`CREATE TABLE IF NOT EXISTS ${t('_Rate')} ("key" ${d.keyType} PRIMARY KEY, "window" BIGINT NOT NULL, "n" INTEGER NOT NULL)`],
+  },
 ];
 
 export const LATEST_APP_VERSION = APP_MIGRATIONS[APP_MIGRATIONS.length - 1]!.version;

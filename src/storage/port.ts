@@ -35,6 +35,8 @@ export interface AppStore {
   update(className: string, objectId: string, write: Principals, mutate: (current: StoredObject) => ObjectWrite): Promise<StoredObject | null>;
   delete(className: string, objectId: string, write: Principals): Promise<boolean>;
   relatedIds(className: string, field: string, objectId: string): Promise<string[]>;
+  /** Counts one more event in `window` for `key` (a new window starts at 1); returns the count. */
+  countInWindow(key: string, window: number): Promise<number>;
 
   schemas: SchemaStore;
 }

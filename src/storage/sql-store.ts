@@ -15,6 +15,8 @@ export class SqlAppStore implements AppStore {
     this.schemas = new SqlSchemaStore(ns);
   }
 
+  private readonly tables = (className: string) => this.ns.table(className);
+
   private get dialect() {
     return this.ns.driver.dialect;
   }
@@ -52,13 +54,13 @@ export class SqlAppStore implements AppStore {
   }
 
   async find(className: string, query: FindQuery): Promise<StoredObject[]> {
-    const { sql, params } = this.dialect.select(this.ns.table(className), query);
+    const { sql, params } = this.dialect.select(this.tables, className, query);
     const rows = await this.ns.driver.all(sql, params);
     return rows.map(toStoredObject);
   }
 
   async count(className: string, where: WhereNode): Promise<number> {
-    const { sql, params } = this.dialect.count(this.ns.table(className), where);
+    const { sql, params } = this.dialect.count(this.tables, className, where);
     const rows = await this.ns.driver.all(sql, params);
     return Number(rows[0]?.n ?? 0);
   }
@@ -110,6 +112,16 @@ export class SqlAppStore implements AppStore {
       [className, field, objectId],
     );
     return rows.map((row) => String(row.relatedId));
+  }
+
+  async countInWindow(key: string, window: number): Promise<number> {
+    const d = this.dialect;
+    const table = this.ns.table('_Rate');
+    const rows = await this.ns.driver.all(
+      `INSERT INTO ${table} AS "r" ("key", "window", "n") VALUES (${d.placeholder(1)}, ${d.placeholder(2)}, 1) ON CONFLICT ("key") DO UPDATE SET "n" = CASE WHEN "r"."window" = excluded."window" THEN "r"."n" + 1 ELSE 1 END, "window" = excluded."window" RETURNING "n"`,
+      [key, window],
+    );
+    return Number(rows[0]?.n ?? 1);
   }
 
   private async applyRelations(tx: SqlExecutor, className: string, objectId: string, changes: readonly RelationChange[]): Promise<void> {

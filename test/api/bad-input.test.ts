@@ -215,7 +215,10 @@ eachBackend('bad input', (target) => {
     assertError(await app.get(`/1/classes/${cls}`, { query: { where: { 'tags.x"y': 1 } } }), 400, 105, 'sub-key');
     assertError(await app.get(`/1/classes/${cls}`, { query: { order: 'name,score;DELETE' } }), 400, 105, 'order list');
     assert.equal((await app.post(`/1/classes/${unique('Wide')}`, { ['x'.repeat(128)]: 1 })).status, 201);
-    const control = await app.get(`/1/classes/${cls}`, { query: { keys: `name,score'); DROP TABLE x; --`, order: 'name' } });
+    assertError(await app.get(`/1/classes/${cls}`, { query: { keys: `name,score'); DROP TABLE x; --`, order: 'name' } }), 400, 105, 'keys');
+    assertError(await app.get(`/1/classes/${cls}`, { query: { include: `name,score'); DROP TABLE x; --` } }), 400, 105, 'include');
+    const control = await app.get(`/1/classes/${cls}`, { query: { keys: 'name', order: 'name' } });
+    assert.deepEqual(control.body.results.map((o: any) => Object.keys(o).sort()), Array(3).fill(['createdAt', 'name', 'objectId', 'updatedAt']));
     assert.deepEqual(control.body.results.map((o: any) => o.name), ['alpha', 'beta', 'gamma']);
     await intact();
   });

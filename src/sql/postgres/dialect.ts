@@ -1,5 +1,6 @@
 import { SqlCompiler } from '../compiler.ts';
 import { safeKey, type Params } from '../params.ts';
+import type { ElementOf, LatLng, RegexPattern } from '../../query/ast.ts';
 import type { ValueKind } from '../../query/ast.ts';
 import type { SqlParam } from '../../storage/driver.ts';
 
@@ -56,6 +57,37 @@ export class PostgresCompiler extends SqlCompiler {
     const element = subKey ? { [subKey]: value } : value;
     return `${access(path, false)} @> ${params.add(JSON.stringify([element]))}::jsonb`;
   }
+  arrayElements(path: readonly string[]): { from: string; element: (of: ElementOf) => string } {
+    const array = access(path, false);
+    const from = `jsonb_array_elements(CASE WHEN jsonb_typeof(${array}) = 'array' THEN ${array} ELSE '[]'::jsonb END) AS "e"("v")`;
+    const element = (of: ElementOf) => {
+      if (of.subKey) return `(CASE WHEN jsonb_typeof("e"."v") = 'object' THEN ("e"."v"->>'${safeKey(of.subKey)}') END) COLLATE "C"`;
+      if (of.as === 'number') return `(CASE WHEN jsonb_typeof("e"."v") = 'number' THEN ("e"."v" #>> '{}')::float8 END)`;
+      if (of.as === 'boolean') return `(CASE WHEN jsonb_typeof("e"."v") = 'boolean' THEN ("e"."v" #>> '{}')::boolean END)`;
+      return `(CASE WHEN jsonb_typeof("e"."v") = 'string' THEN ("e"."v" #>> '{}') END) COLLATE "C"`;
+    };
+    return { from, element };
+  }
+  regexMatch(expr: string, pattern: RegexPattern, params: Params): string {
+    // ARE options: p = "." stops at newlines, n = also ^/$ at newlines, w = only ^/$, s = neither:
+    // the same four cases as the m and s options of the JavaScript patterns SQLite runs.
+    const lines = pattern.multiline ? (pattern.dotAll ? 'w' : 'n') : pattern.dotAll ? 's' : 'p';
+    return `${expr} ~ ${params.add(`(?${pattern.caseInsensitive ? 'i' : ''}${lines})${toAre(pattern.source)}`)}`;
+  }
+  pointInPolygon(latitude: string, longitude: string, polygon: readonly LatLng[], params: Params): string {
+    const text = `(${polygon.map((p) => `(${p.longitude},${p.latitude})`).join(',')})`;
+    return `point(${longitude}, ${latitude}) <@ ${params.add(text)}::polygon`;
+  }
+  polygonContains(path: readonly string[], point: LatLng, params: Params): string {
+    const coordinates = access([...path, 'coordinates'], false);
+    const polygon = `(SELECT ('(' || string_agg('(' || ("c"->>1) || ',' || ("c"->>0) || ')', ',' ORDER BY "o") || ')')::polygon FROM jsonb_array_elements(${coordinates}) WITH ORDINALITY AS "t"("c", "o"))`;
+    return `${polygon} @> point(${params.add(point.longitude)}, ${params.add(point.latitude)})`;
+  }
+  textMatch(expr: string, terms: string, language: string | null, params: Params): string {
+    const config = `${params.add(language ?? 'simple')}::regconfig`;
+    return `to_tsvector(${config}, ${expr}) @@ plainto_tsquery(${config}, ${params.add(terms)})`;
+  }
+  protected readonly leastFunction = 'LEAST';
   jsonEquals(path: readonly string[], json: string, params: Params): string {
     return `${access(path, false)} = ${params.add(json)}::jsonb`;
   }
@@ -81,3 +113,21 @@ export class PostgresCompiler extends SqlCompiler {
 }
 
 export const postgresDialect = new PostgresCompiler();
+
+/** JavaScript's word boundaries \b and \B are \y and \Y in PostgreSQL (where \b is a backspace). */
+function toAre(source: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\' && i + 1 < source.length) {
+      const next = source[++i]!;
+      out += !inClass && next === 'b' ? '\\y' : !inClass && next === 'B' ? '\\Y' : `\\${next}`;
+      continue;
+    }
+    if (c === '[') inClass = true;
+    else if (c === ']') inClass = false;
+    out += c;
+  }
+  return out;
+}

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import type { SqlDriver, SqlExecutor, SqlParam, Row } from '../driver.ts';
 import { sqliteDialect } from '../../sql/sqlite/dialect.ts';
+import { pointInPolygon, textMatch } from '../../sql/sqlite/functions.ts';
 
 type Statement = Database.Statement<unknown[], Row>;
 
@@ -25,6 +26,8 @@ export class SqliteDriver implements SqlDriver {
       if (typeof value !== 'string' || typeof pattern !== 'string') return 0;
       return cachedRegExp(pattern).test(value) ? 1 : 0;
     });
+    this.db.function('basalt_point_in_polygon', { deterministic: true }, pointInPolygon);
+    this.db.function('basalt_text_match', { deterministic: true }, textMatch);
   }
 
   async all(sql: string, params: readonly SqlParam[] = []): Promise<Row[]> {

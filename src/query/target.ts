@@ -1,0 +1,60 @@
+import { Errors } from '../errors/index.ts';
+import { isPlainObject, normalizeIso } from '../encoding/values.ts';
+import type { ClassSchema, FieldType } from '../schema/types.ts';
+import type { FieldRef, Scalar, ValueKind, WhereNode } from './ast.ts';
+import { fieldAccess } from './fields.ts';
+
+export const FALSE: WhereNode = Object.freeze({ kind: 'const', value: false });
+export const TRUE: WhereNode = Object.freeze({ kind: 'const', value: true });
+const SEGMENT = /^[A-Za-z0-9_]+$/;
+
+/** The field a constraint is about, resolved against the class schema. */
+export interface Target {
+  readonly name: string;
+  /** The schema type of the top-level field, if the class has it. */
+  readonly type: FieldType | undefined;
+  /** Path below the top-level field (dot notation into objects). */
+  readonly subPath: readonly string[];
+  readonly known: boolean;
+}
+
+export function resolveTarget(key: string, schema: ClassSchema | null): Target {
+  const segments = key.split('.');
+  if (!segments.every((segment) => SEGMENT.test(segment))) throw Errors.invalidKeyName(`Invalid key in query: ${JSON.stringify(key.slice(0, 80))}.`);
+  const name = segments[0]!;
+  const builtIn = name === 'objectId' || name === 'createdAt' || name === 'updatedAt';
+  // Own fields only: "constructor" or "toString" are field names like any other, not inherited methods.
+  const type = builtIn || !schema || !Object.hasOwn(schema.fields, name) ? undefined : schema.fields[name];
+  return { name, type, subPath: segments.slice(1), known: builtIn || type !== undefined };
+}
+
+export function access(target: Target): { field: FieldRef; as: ValueKind | 'json' } {
+  const base = fieldAccess(target.name, target.type);
+  if (target.subPath.length === 0) return base;
+  return { field: { kind: 'doc', path: [target.name, ...target.subPath] }, as: 'json' };
+}
+
+/** A query value reduced to what is stored at the compared path. */
+export function scalarOf(target: Target, value: unknown): { value: Scalar; as: ValueKind } | null {
+  if (isPlainObject(value)) {
+    if (value.__type === 'Date') return { value: normalizeIso(value.iso, target.name), as: 'text' };
+    if (value.__type === 'Pointer' && typeof value.objectId === 'string') return { value: value.objectId, as: 'text' };
+    return null;
+  }
+  if (typeof value === 'string') return { value, as: 'text' };
+  if (typeof value === 'number' && Number.isFinite(value)) return { value, as: 'number' };
+  if (typeof value === 'boolean') return { value, as: 'boolean' };
+  return null;
+}
+
+export function negate(node: WhereNode): WhereNode {
+  return node.kind === 'const' ? { kind: 'const', value: !node.value } : { kind: 'not', node };
+}
+
+export function isArrayField(target: Target): boolean {
+  return target.type?.type === 'Array' && target.subPath.length === 0;
+}
+
+export function isPointer(value: unknown): value is { __type: 'Pointer'; className: string; objectId: string } {
+  return isPlainObject(value) && value.__type === 'Pointer' && typeof value.className === 'string' && typeof value.objectId === 'string';
+}
