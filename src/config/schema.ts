@@ -19,7 +19,7 @@ export const OPTIONS = {
   host: { flag: 'host', env: 'BASALT_HOST', type: 'string', default: '0.0.0.0', doc: 'Address to listen on.' },
   dataDir: { flag: 'data-dir', env: 'BASALT_DATA_DIR', type: 'string', default: './data', doc: 'Directory for the embedded SQLite databases and local files.' },
   databaseUrl: { flag: 'database', env: 'BASALT_DATABASE_URL', type: 'url', doc: 'postgres://user@host:port/db to run on PostgreSQL instead of the embedded SQLite.', secret: true },
-  publicUrl: { flag: 'public-url', env: 'BASALT_PUBLIC_URL', type: 'url', doc: 'The URL clients reach this server at (used in Location headers and links); defaults to http://localhost:<port>.' },
+  publicUrl: { flag: 'public-url', env: 'BASALT_PUBLIC_URL', type: 'url', doc: 'The URL clients reach this server at (Location headers, file URLs, links); without it, each request\'s own scheme and Host header are used.' },
   appId: { flag: 'app-id', env: 'BASALT_APP_ID', type: 'string', doc: 'Application id of the default app; created or updated on start.' },
   appName: { flag: 'app-name', env: 'BASALT_APP_NAME', type: 'string', default: 'Basalt', doc: 'Name of the default app when it is first created.' },
   masterKey: { flag: 'master-key', env: 'BASALT_MASTER_KEY', type: 'string', doc: 'Master key of the default app.', secret: true },

@@ -41,6 +41,10 @@ export async function updateObject(ctx: RequestContext, className: string, objec
   const plan = planWrite(body);
   const schema = await ctx.app.schemas.get(className);
   if (!schema) throw notFound(className, objectId);
+  // A write that would add fields to the class must not add them for an object that is not
+  // there (or not the caller's to change): look first, but only on that rare path.
+  const addsFields = [...plan.types.keys()].some((field) => !Object.hasOwn(schema.fields, field));
+  if (addsFields && !(await ctx.app.store.canWrite(className, objectId, principals(ctx)))) throw notFound(className, objectId);
   await ctx.app.schemas.ensureFields(className, plan.types, { mayCreateClass: false });
   let applied: AppliedPlan | null = null;
   const updatedAt = new Date().toISOString();

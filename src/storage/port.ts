@@ -34,6 +34,8 @@ export interface AppStore {
   /** Reads the object under a write lock, lets `mutate` compute the new state, stores it. */
   update(className: string, objectId: string, write: Principals, mutate: (current: StoredObject) => ObjectWrite): Promise<StoredObject | null>;
   delete(className: string, objectId: string, write: Principals): Promise<boolean>;
+  /** Whether the object exists and these principals may write it. */
+  canWrite(className: string, objectId: string, write: Principals): Promise<boolean>;
   relatedIds(className: string, field: string, objectId: string): Promise<string[]>;
   /** Counts one more event in `window` for `key` (a new window starts at 1); returns the count. */
   countInWindow(key: string, window: number): Promise<number>;

@@ -105,6 +105,15 @@ export class SqlAppStore implements AppStore {
     });
   }
 
+  async canWrite(className: string, objectId: string, write: Principals): Promise<boolean> {
+    const d = this.dialect;
+    const params = d.params();
+    let where = `"objectId" = ${params.add(objectId)}`;
+    if (write) where += ` AND ${d.where({ kind: 'acl', access: 'write', principals: write }, params)}`;
+    const rows = await this.ns.driver.all(`SELECT 1 AS "found" FROM ${this.ns.table(className)} WHERE ${where}`, params.values);
+    return rows.length > 0;
+  }
+
   async relatedIds(className: string, field: string, objectId: string): Promise<string[]> {
     const d = this.dialect;
     const rows = await this.ns.driver.all(

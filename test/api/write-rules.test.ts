@@ -450,4 +450,12 @@ eachBackend('write rules', (target) => {
       }
     }
   });
+  it('adds no field to the class when the update it comes with finds no object', async () => {
+    const cls = unique('Ghost');
+    assert.equal((await app.post(`/1/classes/${cls}`, { a: 1 })).status, 201);
+    assertError(await app.put(`/1/classes/${cls}/missing123`, { ghost: 'x', spot: { __type: 'GeoPoint', latitude: 1, longitude: 2 } }), 404, 101);
+    const schema = await app.get(`/1/schemas/${cls}`, { key: 'master' });
+    assert.equal(schema.status, 200);
+    assert.deepEqual(Object.keys(schema.body.fields).sort(), ['ACL', 'a', 'createdAt', 'objectId', 'updatedAt']);
+  });
 });

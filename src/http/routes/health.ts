@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { Errors } from '../../errors/index.ts';
 import type { HttpDeps } from '../deps.ts';
 
 /** GET /health: 200 while the database answers, 503 when it does not. Needs no key. */
@@ -8,7 +9,8 @@ export function registerHealthRoute(app: FastifyInstance, deps: HttpDeps): void 
       await deps.backend.ping();
       return { status: 'ok', database: deps.backend.kind };
     } catch {
-      return reply.code(503).send({ code: 100, error: 'The database is unavailable.' });
+      const error = Errors.connectionFailed();
+      return reply.code(error.status).send(error.toJSON());
     }
   });
 }
