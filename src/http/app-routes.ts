@@ -6,6 +6,8 @@ import type { HttpDeps } from './deps.ts';
 import { resolveContext } from './context.ts';
 import { noEndpoint } from './errors.ts';
 import { splitSdkFields } from './sdk-body.ts';
+import { svcHeader } from './credentials.ts';
+import { runOnce } from '../rest/idempotency.ts';
 import { isNameable, type AppRoute, type Method, type RouteTable } from './route.ts';
 
 /**
@@ -52,7 +54,9 @@ async function handle(deps: HttpDeps, table: RouteTable, route: AppRoute | null,
     return;
   }
   const ctx = await resolveContext(deps, request, sdk);
-  send(reply, await target.handler(ctx, { params, query, body: input }));
+  const run = () => target.handler(ctx, { params, query, body: input });
+  const requestId = method === 'GET' ? undefined : svcHeader(request.headers, 'request-id');
+  send(reply, requestId === undefined ? await run() : await runOnce(ctx, requestId, run));
 }
 
 export function send(reply: FastifyReply, result: Result): void {

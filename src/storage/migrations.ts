@@ -35,6 +35,13 @@ export const APP_MIGRATIONS: readonly Migration[] = [
     version: 2,
     statements: (d, t) => [`CREATE TABLE IF NOT EXISTS ${t('_Rate')} ("key" ${d.keyType} PRIMARY KEY, "window" BIGINT NOT NULL, "n" INTEGER NOT NULL)`],
   },
+  {
+    // X-Svc-Request-Id: the first answer to a request id, replayed to its repeats.
+    version: 3,
+    statements: (d, t) => [
+      `CREATE TABLE IF NOT EXISTS ${t('_Idempotency')} ("requestId" ${d.keyType} PRIMARY KEY, "startedAt" BIGINT NOT NULL, "status" INTEGER, "body" TEXT)`,
+    ],
+  },
 ];
 
 export const LATEST_APP_VERSION = APP_MIGRATIONS[APP_MIGRATIONS.length - 1]!.version;

@@ -37,6 +37,13 @@ export interface AppStore {
   /** Whether the object exists and these principals may write it. */
   canWrite(className: string, objectId: string, write: Principals): Promise<boolean>;
   relatedIds(className: string, field: string, objectId: string): Promise<string[]>;
+  /**
+   * Claims a request id (removing claims older than `staleBefore`): null when this caller now owns
+   * it; otherwise the stored answer of the first request, or `running` while it has none yet.
+   */
+  claimRequest(requestId: string, now: number, staleBefore: number): Promise<null | 'running' | { status: number; body: unknown }>;
+  completeRequest(requestId: string, status: number, body: unknown): Promise<void>;
+  releaseRequest(requestId: string): Promise<void>;
   /** Counts one more event in `window` for `key` (a new window starts at 1); returns the count. */
   countInWindow(key: string, window: number): Promise<number>;
 

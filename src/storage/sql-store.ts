@@ -123,6 +123,30 @@ export class SqlAppStore implements AppStore {
     return rows.map((row) => String(row.relatedId));
   }
 
+  async claimRequest(requestId: string, now: number, staleBefore: number): Promise<null | 'running' | { status: number; body: unknown }> {
+    const d = this.dialect;
+    const table = this.ns.table('_Idempotency');
+    await this.ns.driver.run(`DELETE FROM ${table} WHERE "startedAt" < ${d.placeholder(1)}`, [staleBefore]);
+    const claimed = await this.ns.driver.all(
+      `INSERT INTO ${table} ("requestId", "startedAt") VALUES (${d.placeholder(1)}, ${d.placeholder(2)}) ON CONFLICT ("requestId") DO NOTHING RETURNING "requestId"`,
+      [requestId, now],
+    );
+    if (claimed.length > 0) return null;
+    const rows = await this.ns.driver.all(`SELECT "status", "body" FROM ${table} WHERE "requestId" = ${d.placeholder(1)}`, [requestId]);
+    const row = rows[0];
+    if (!row || row.status === null || row.status === undefined) return 'running';
+    return { status: Number(row.status), body: JSON.parse(String(row.body)) };
+  }
+
+  async completeRequest(requestId: string, status: number, body: unknown): Promise<void> {
+    const d = this.dialect;
+    await this.ns.driver.run(`UPDATE ${this.ns.table('_Idempotency')} SET "status" = ${d.placeholder(1)}, "body" = ${d.placeholder(2)} WHERE "requestId" = ${d.placeholder(3)}`, [status, JSON.stringify(body), requestId]);
+  }
+
+  async releaseRequest(requestId: string): Promise<void> {
+    await this.ns.driver.run(`DELETE FROM ${this.ns.table('_Idempotency')} WHERE "requestId" = ${this.dialect.placeholder(1)}`, [requestId]);
+  }
+
   async countInWindow(key: string, window: number): Promise<number> {
     const d = this.dialect;
     const table = this.ns.table('_Rate');
