@@ -3,8 +3,6 @@ import pino, { type Logger } from 'pino';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config/schema.ts';
 import type { Backend } from './storage/backend.ts';
-import { SqliteBackend } from './storage/sqlite/backend.ts';
-import { PostgresBackend } from './storage/postgres/backend.ts';
 import { AppRegistry } from './apps/registry.ts';
 import { AccountService } from './apps/accounts.ts';
 import { bootstrap, type BootstrapReport } from './apps/bootstrap.ts';
@@ -17,6 +15,7 @@ import { RouteTable } from './http/route.ts';
 import { classRoutes } from './http/routes/classes.ts';
 import { schemaRoutes } from './http/routes/schemas.ts';
 import { batchRoute } from './http/routes/batch.ts';
+import { scanRoutes } from './http/routes/scans.ts';
 import { registerAppsRoutes } from './http/routes/apps.ts';
 import { registerHealthRoute } from './http/routes/health.ts';
 
@@ -29,8 +28,13 @@ export interface BasaltServer {
   close(): Promise<void>;
 }
 
+/** Loads only the driver in use: each costs memory and start-up time. */
 export async function openBackend(config: Config): Promise<Backend> {
-  if (config.databaseUrl) return PostgresBackend.open(config.databaseUrl, config.databasePoolSize);
+  if (config.databaseUrl) {
+    const { PostgresBackend } = await import('./storage/postgres/backend.ts');
+    return PostgresBackend.open(config.databaseUrl, config.databasePoolSize);
+  }
+  const { SqliteBackend } = await import('./storage/sqlite/backend.ts');
   return SqliteBackend.open(config.dataDir);
 }
 
@@ -53,8 +57,10 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     frameworkErrors,
   });
-  http.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: it runs on every request and needs no promise.
+  http.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
+    done();
   });
   registerCors(http);
   registerJsonBody(http);
@@ -63,7 +69,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   registerAppsRoutes(http, deps);
   // The batch route dispatches through the same table it is part of.
   let table: RouteTable;
-  table = new RouteTable([...classRoutes, ...schemaRoutes, batchRoute(() => table)]);
+  table = new RouteTable([...classRoutes, ...schemaRoutes, ...scanRoutes, batchRoute(() => table)]);
   registerAppRoutes(http, deps, table);
 
   return {

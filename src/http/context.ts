@@ -20,6 +20,7 @@ export async function resolveContext(deps: HttpDeps, request: FastifyRequest, sd
     auth: { key, isMaster: key === 'master', userId, installationId: credentials.installationId ?? null },
     publicUrl: publicUrl(deps, request),
     limits: { objectSize: deps.config.objectSizeLimit },
+    log: request.log,
   };
 }
 

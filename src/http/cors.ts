@@ -16,14 +16,13 @@ const EXPOSED_HEADERS = [
 
 /** CORS on every route (spec 1): any origin may call with the spec's headers; preflights answer 204. */
 export function registerCors(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     setCorsHeaders(request, reply);
-    if (request.method === 'OPTIONS') {
-      reply.header('Access-Control-Allow-Methods', 'GET, POST, PUT, DELETE, OPTIONS');
-      reply.header('Access-Control-Allow-Headers', ALLOWED_HEADERS);
-      reply.header('Access-Control-Max-Age', '86400');
-      return reply.code(204).send();
-    }
+    if (request.method !== 'OPTIONS') return done();
+    reply.header('Access-Control-Allow-Methods', 'GET, POST, PUT, DELETE, OPTIONS');
+    reply.header('Access-Control-Allow-Headers', ALLOWED_HEADERS);
+    reply.header('Access-Control-Max-Age', '86400');
+    reply.code(204).send();
   });
 }
 

@@ -4,10 +4,15 @@
  * about SQL or HTTP.
  */
 
-/** Where a value lives: a built-in column, or a path into the object's JSON document. */
+/**
+ * Where a value lives: a built-in column, or a path into the object's JSON document. `untyped`
+ * says the schema does not fix what is stored there (a path into an Object, or a field of an
+ * Array, Object or other structured type), so a read as text, number or boolean must first check
+ * the stored JSON type: a number never equals a string, nor `true` the number 1.
+ */
 export type FieldRef =
   | { readonly kind: 'column'; readonly column: 'objectId' | 'createdAt' | 'updatedAt' }
-  | { readonly kind: 'doc'; readonly path: readonly string[] };
+  | { readonly kind: 'doc'; readonly path: readonly string[]; readonly untyped?: true };
 
 /** How a value is compared: the SQL type the field is read as. */
 export type ValueKind = 'text' | 'number' | 'boolean';
@@ -31,13 +36,22 @@ export type WhereNode =
   | { readonly kind: 'jsonEquals'; readonly field: FieldRef; readonly json: string }
   /** The object's read (or write) permission list shares an entry with `principals`. */
   | { readonly kind: 'acl'; readonly access: 'read' | 'write'; readonly principals: readonly string[] }
-  /** `$regex`: a text field matches; a literal `^prefix` also becomes an index-friendly range. */
-  | { readonly kind: 'regex'; readonly field: FieldRef; readonly pattern: RegexPattern }
+  /**
+   * `$regex`: a text field matches (or, with `element`, one element of the array field does); a
+   * literal `^prefix` also becomes an index-friendly range.
+   */
+  | { readonly kind: 'regex'; readonly field: FieldRef; readonly pattern: RegexPattern; readonly element?: ElementOf }
   /**
    * `$inQuery` / `$select`: the field's value (or, for an array field, one of its elements) is
    * among the values another query selects. `$notInQuery` / `$dontSelect` wrap it in `not`.
    */
   | { readonly kind: 'inSubquery'; readonly field: FieldRef; readonly as: ValueKind; readonly element: ElementOf | null; readonly query: SubQuery }
+  /**
+   * The queried object's Relation `key` holds one of the objects `ids`, or one the inner query
+   * finds: a Relation is queried like an array of Pointers (spec 2.2). `field` is the Relation's
+   * field, for what reports on queries.
+   */
+  | { readonly kind: 'relationHolds'; readonly field: FieldRef; readonly owningClass: string; readonly key: string; readonly related: { readonly ids: readonly string[] } | { readonly query: SubQuery } }
   /** `$relatedTo`: the object is in relation `field` of the object `owningId` of `owningClass`. */
   | { readonly kind: 'relatedTo'; readonly owningClass: string; readonly owningId: string; readonly field: string; readonly ownerRead: readonly string[] | null }
   /** Every element of the array field is among `values` (`$containedBy`). */
@@ -50,8 +64,8 @@ export type WhereNode =
   | { readonly kind: 'geoWithinPolygon'; readonly field: FieldRef; readonly polygon: readonly LatLng[] }
   /** The Polygon field contains a point (`$geoIntersects: {$point}`). */
   | { readonly kind: 'polygonContains'; readonly field: FieldRef; readonly point: LatLng }
-  /** Full-text search: every word of `terms` occurs in the text field (`$text: {$search}`). */
-  | { readonly kind: 'text'; readonly field: FieldRef; readonly terms: string; readonly language: string | null };
+  /** Full-text search: every one of `words` (lower case, see words.ts) is a word of the text field (`$text: {$search}`). */
+  | { readonly kind: 'text'; readonly field: FieldRef; readonly words: readonly string[] };
 
 export interface LatLng {
   readonly latitude: number;

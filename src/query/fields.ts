@@ -29,6 +29,6 @@ export function fieldAccess(name: string, type: FieldType | undefined): FieldAcc
     case 'File':
       return { field: { kind: 'doc', path: [name, 'name'] }, as: 'text' };
     default:
-      return { field: { kind: 'doc', path: [name] }, as: 'json' };
+      return { field: { kind: 'doc', path: [name], untyped: true }, as: 'json' };
   }
 }

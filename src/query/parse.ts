@@ -3,8 +3,9 @@ import { isPlainObject } from '../encoding/values.ts';
 import type { ClassSchema } from '../schema/types.ts';
 import { and, type CompareOp, type OrderKey, type Scalar, type WhereNode } from './ast.ts';
 import { translateRegex } from './regex.ts';
+import { words } from './words.ts';
 import { innerScope, MAX_QUERY_NESTING, MAX_QUERY_TERMS, rootScope, type QueryScope } from './scope.ts';
-import { access, FALSE, isArrayField, isPointer, negate, resolveTarget, scalarOf, TRUE, type Target } from './target.ts';
+import { access, FALSE, isArrayField, isPointer, isRelation, negate, relationHolds, resolveTarget, scalarOf, TRUE, type Target } from './target.ts';
 import { GEO_OPERATORS, parseGeo } from './operators/geo.ts';
 import { parseRelatedTo, parseSubquery, SUBQUERY_OPERATORS } from './operators/subquery.ts';
 
@@ -137,7 +138,9 @@ function parseConstraint(target: Target, op: string, operand: unknown, all: Reco
     }
     case '$all': {
       if (!Array.isArray(operand)) throw Errors.invalidQuery('$all needs an array.');
-      if (target.known && !isArrayField(target)) throw Errors.invalidQuery(`$all needs an Array field; ${target.name} is not one.`);
+      if (target.known && !isArrayField(target) && !isRelation(target)) throw Errors.invalidQuery(`$all needs an Array or Relation field; ${target.name} is not one.`);
+      // As in MongoDB, which Parse clients were written against: $all of nothing matches nothing.
+      if (operand.length === 0) return FALSE;
       return and(operand.map((item) => equality(target, item)));
     }
     case '$containedBy':
@@ -157,6 +160,10 @@ function parseConstraint(target: Target, op: string, operand: unknown, all: Reco
 function equality(target: Target, value: unknown): WhereNode {
   if (value === null) return target.known ? negate({ kind: 'exists', field: access(target).field }) : TRUE;
   if (!target.known) return FALSE;
+  if (isRelation(target)) {
+    if (!isPointer(value)) throw Errors.invalidQuery(`${target.name} is a Relation: compare it with a Pointer.`);
+    return relationHolds(target, { ids: [value.objectId] });
+  }
   const field = access(target);
   if (isArrayField(target)) {
     if (Array.isArray(value)) return { kind: 'jsonEquals', field: field.field, json: JSON.stringify(value) };
@@ -205,11 +212,20 @@ function regex(target: Target, pattern: unknown, options: unknown, scope: QueryS
   if (!target.known) return FALSE;
   const { field, as } = access(target);
   if (as !== 'text' && as !== 'json') return FALSE;
+  // An Array matches when one of its strings does, as in MongoDB.
+  if (isArrayField(target)) {
+    scope.found.regex = true;
+    return { kind: 'regex', field, pattern: translated, element: { as: 'text' } };
+  }
   if (!translated.prefixOnly) scope.found.regex = true;
   return { kind: 'regex', field, pattern: translated };
 }
 
-/** `$text: {$search: {$term, $language?, $caseSensitive?, $diacriticSensitive?}}`. */
+/**
+ * `$text: {$search: {$term, $language?, $caseSensitive?, $diacriticSensitive?}}`: every word of
+ * the term is a word of the field, in any case. `$language` is checked but selects no stemming:
+ * SQLite has no stemmer, and a search must answer alike on both backends.
+ */
 function text(target: Target, operand: unknown): WhereNode {
   const search = isPlainObject(operand) ? operand.$search : undefined;
   if (!isPlainObject(search) || typeof search.$term !== 'string' || search.$term.trim() === '') throw Errors.invalidQuery('$text needs {$search: {$term: "words"}}.');
@@ -223,7 +239,8 @@ function text(target: Target, operand: unknown): WhereNode {
   if (!target.known) return FALSE;
   const { field, as } = access(target);
   if (as !== 'text' && as !== 'json') throw Errors.invalidQuery(`$text needs a String field; ${target.name} is not one.`);
-  return { kind: 'text', field, terms: search.$term, language: language as string | null };
+  const terms = words(search.$term);
+  return terms.length === 0 ? FALSE : { kind: 'text', field, words: terms };
 }
 
 /** `order=-score,name` → sort keys; unknown fields sort as missing (no effect). */

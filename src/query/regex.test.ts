@@ -13,9 +13,12 @@ describe('translateRegex', () => {
     ['^abc', 'i', { caseInsensitive: true, prefix: null, prefixOnly: false }],
     ['^abc', 'm', { multiline: true, prefix: null }],
     ['a b # comment\n c', 'x', { source: 'abc', prefix: null }],
+    ['^\\Qa b#\\E', 'x', { source: '^a\\ b\\#', prefix: 'a b#', prefixOnly: true }],
     ['[a b]', 'x', { source: '[a b]' }],
     ['^\\d+', undefined, { prefix: null, prefixOnly: false }],
     ['^', undefined, { prefix: null, prefixOnly: false }],
+    ['^[[:digit:]]+$', undefined, { source: '^[0-9]+$', prefix: null }],
+    ['[x[:upper:]_]', undefined, { source: '[xA-Z_]' }],
   ];
   for (const [pattern, options, expected] of cases) {
     it(`${JSON.stringify(pattern)} ${options ?? ''}`, () => {
@@ -25,7 +28,14 @@ describe('translateRegex', () => {
   }
 
   it('refuses bad patterns and options with 102', () => {
-    for (const [pattern, options] of [['(', undefined], ['a', 'q'], [5, undefined], ['x'.repeat(1001), undefined]] as const) {
+    const refused = [
+      ['(', undefined], ['a', 'q'], [5, undefined], ['x'.repeat(1001), undefined],
+      // Read differently by PostgreSQL, or by JavaScript without the u flag: refused, not guessed.
+      ['\\p{L}', undefined], ['[]', undefined], ['[^]a', undefined], ['\\1', undefined], ['(a)\\2', undefined], ['\\0', undefined],
+      ['\\k<x>', undefined], ['[\\W]', undefined], ['\\q', undefined], ['\\y', undefined], ['[[:foo:]]', undefined], ['[[:^alpha:]]', undefined],
+      ['\\x4', undefined], ['\\u12', undefined], ['\\c1', undefined],
+    ] as const;
+    for (const [pattern, options] of refused) {
       assert.throws(() => translateRegex(pattern, options), (error: any) => error.code === 102);
     }
   });

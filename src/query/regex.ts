@@ -1,10 +1,11 @@
 import { Errors } from '../errors/index.ts';
 import type { RegexPattern } from './ast.ts';
+import { toCommonSubset } from './regex-subset.ts';
 
 /**
- * A `$regex` after translation (ast.ts `RegexPattern`): `source` is in the common subset of
- * JavaScript and PostgreSQL regular expressions; `multiline` is option m (`^`/`$` at line
- * breaks), `dotAll` option s; `prefix` is the literal text every match starts with when the
+ * A `$regex` after translation (ast.ts `RegexPattern`): `source` is a JavaScript pattern in the
+ * subset src/sql/postgres/regex.ts translates faithfully (regex-subset.ts); `multiline` is
+ * option m (`^`/`$` at line breaks), `dotAll` option s; `prefix` is the literal text every match starts with when the
  * pattern is a case-sensitive `^literal…` (the compiler turns it into an index-friendly range),
  * and `prefixOnly` says the range alone decides the match.
  */
@@ -27,14 +28,12 @@ export function translateRegex(pattern: unknown, options: unknown): RegexPattern
   const flags = new Set((options as string | undefined) ?? '');
   let source = unquote(pattern);
   if (flags.has('x')) source = stripFreeSpacing(source);
+  source = toCommonSubset(source);
   try {
-    new RegExp(source, 'u');
+    // Without the u flag: SQLite's regexp() runs the pattern so (src/storage/sqlite/driver.ts).
+    new RegExp(source);
   } catch {
-    try {
-      new RegExp(source);
-    } catch {
-      throw Errors.invalidQuery(`Invalid regular expression: ${JSON.stringify(pattern.slice(0, 100))}.`);
-    }
+    throw Errors.invalidQuery(`Invalid regular expression: ${JSON.stringify(pattern.slice(0, 100))}.`);
   }
   const caseInsensitive = flags.has('i');
   const literal = caseInsensitive || flags.has('m') ? null : literalPrefix(source);
@@ -48,8 +47,9 @@ export function translateRegex(pattern: unknown, options: unknown): RegexPattern
   };
 }
 
+/** White space and # too: quoted text stays literal under the x option, as in PCRE. */
 function escapeLiteral(text: string): string {
-  return text.replace(/[\\^$.|?*+()[\]{}\-\/]/g, '\\$&');
+  return text.replace(/[\\^$.|?*+()[\]{}\-\/#\s]/g, '\\$&');
 }
 
 /** `\Qa.b\E` → `a\.b`; an unterminated `\Q` quotes to the end, as in PCRE. */

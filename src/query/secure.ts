@@ -19,6 +19,8 @@ function secureInner(node: WhereNode, principals: readonly string[]): WhereNode 
       return { ...node, node: secureInner(node.node, principals) };
     case 'inSubquery':
       return { ...node, query: { ...node.query, where: secure(node.query.where, principals) } };
+    case 'relationHolds':
+      return 'query' in node.related ? { ...node, related: { query: { ...node.related.query, where: secure(node.related.query.where, principals) } } } : node;
     case 'relatedTo':
       return { ...node, ownerRead: principals };
     default:

@@ -1,7 +1,7 @@
 import { Errors } from '../errors/index.ts';
 import { isPlainObject, normalizeIso } from '../encoding/values.ts';
 import type { ClassSchema, FieldType } from '../schema/types.ts';
-import type { FieldRef, Scalar, ValueKind, WhereNode } from './ast.ts';
+import type { FieldRef, Scalar, SubQuery, ValueKind, WhereNode } from './ast.ts';
 import { fieldAccess } from './fields.ts';
 
 export const FALSE: WhereNode = Object.freeze({ kind: 'const', value: false });
@@ -10,6 +10,8 @@ const SEGMENT = /^[A-Za-z0-9_]+$/;
 
 /** The field a constraint is about, resolved against the class schema. */
 export interface Target {
+  /** The class queried (null when it does not exist yet). */
+  readonly className: string | null;
   readonly name: string;
   /** The schema type of the top-level field, if the class has it. */
   readonly type: FieldType | undefined;
@@ -25,13 +27,13 @@ export function resolveTarget(key: string, schema: ClassSchema | null): Target {
   const builtIn = name === 'objectId' || name === 'createdAt' || name === 'updatedAt';
   // Own fields only: "constructor" or "toString" are field names like any other, not inherited methods.
   const type = builtIn || !schema || !Object.hasOwn(schema.fields, name) ? undefined : schema.fields[name];
-  return { name, type, subPath: segments.slice(1), known: builtIn || type !== undefined };
+  return { className: schema?.className ?? null, name, type, subPath: segments.slice(1), known: builtIn || type !== undefined };
 }
 
 export function access(target: Target): { field: FieldRef; as: ValueKind | 'json' } {
   const base = fieldAccess(target.name, target.type);
   if (target.subPath.length === 0) return base;
-  return { field: { kind: 'doc', path: [target.name, ...target.subPath] }, as: 'json' };
+  return { field: { kind: 'doc', path: [target.name, ...target.subPath], untyped: true }, as: 'json' };
 }
 
 /** A query value reduced to what is stored at the compared path. */
@@ -53,6 +55,15 @@ export function negate(node: WhereNode): WhereNode {
 
 export function isArrayField(target: Target): boolean {
   return target.type?.type === 'Array' && target.subPath.length === 0;
+}
+
+export function isRelation(target: Target): boolean {
+  return target.type?.type === 'Relation' && target.subPath.length === 0 && target.className !== null;
+}
+
+/** The Relation `target` holds one of the objects `ids` (a Relation is queried like an array of Pointers). */
+export function relationHolds(target: Target, related: { ids: readonly string[] } | { query: SubQuery }): WhereNode {
+  return { kind: 'relationHolds', field: access(target).field, owningClass: target.className!, key: target.name, related };
 }
 
 export function isPointer(value: unknown): value is { __type: 'Pointer'; className: string; objectId: string } {

@@ -18,6 +18,13 @@ export interface RequestContext {
   /** Public root URL of this server, without a trailing slash (Location headers, file URLs). */
   readonly publicUrl: string;
   readonly limits: { readonly objectSize: number };
+  /** The request's logger: its lines carry the request id. */
+  readonly log: Log;
+}
+
+/** What use cases need of a logger (pino's shape). */
+export interface Log {
+  warn(fields: Record<string, unknown>, message: string): void;
 }
 
 /** The permission principals of the caller; null means the master key (no check). */

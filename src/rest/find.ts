@@ -5,6 +5,7 @@ import { ok, principals, type RequestContext, type Result } from './context.ts';
 import { parseShape, shapeResults } from './shape.ts';
 import { takeCountQuery, withRegexSlot } from './limits.ts';
 import { assertGenericClass } from './class-access.ts';
+import { noteScan } from './scan-log.ts';
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
@@ -37,6 +38,7 @@ export async function findObjects(ctx: RequestContext, className: string, params
 
   const secured = secure(parsed.where, principals(ctx));
   if (withCount) await takeCountQuery(ctx);
+  if (limit > 0 || withCount) await noteScan(ctx, className, schema, parsed.where, order);
   const run = () =>
     Promise.all([
       limit > 0 ? ctx.app.store.find(className, { where: secured, order, limit, skip }) : Promise.resolve([]),

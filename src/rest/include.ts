@@ -1,32 +1,59 @@
 import { Errors } from '../errors/index.ts';
 import { isPlainObject } from '../encoding/values.ts';
 import { and } from '../query/ast.ts';
+import { isSystemClass } from '../schema/names.ts';
+import type { ClassSchema } from '../schema/types.ts';
 import { principals, type RequestContext } from './context.ts';
 import { renderObject } from './render.ts';
 
 type Json = Record<string, unknown>;
-const SEGMENT = /^[A-Za-z][A-Za-z0-9_]*$/;
+const SEGMENT = /^[A-Za-z0-9_]+$/;
+/** Ids per query: well under SQLite's bound-parameter limit. */
 const CHUNK = 1000;
+/** `include=*` (the SDKs' `includeAll()`): every Pointer and Array field of the class. */
+export const INCLUDE_ALL = '*';
 
-/** `include=a,b.c` → sorted paths, each also implying its parents (`b` for `b.c`). */
-export function parseInclude(value: unknown): string[][] {
-  if (value === undefined || value === null || value === '') return [];
-  if (typeof value !== 'string') throw Errors.invalidQuery('include must be a comma-separated string.');
+/**
+ * `include=a,b.c` → paths, each also implying its parents (`b` for `b.c`), parents first. `*`
+ * stays a one-segment path of its own, resolved against the class schema by `expandIncludeAll`.
+ */
+export function parseInclude(value: unknown, implied: readonly string[][] = []): string[][] {
+  if (value !== undefined && value !== null && typeof value !== 'string') throw Errors.invalidQuery('include must be a comma-separated string.');
   const paths = new Map<string, string[]>();
-  for (const raw of value.split(',')) {
+  const add = (segments: readonly string[]) => {
+    for (let depth = 1; depth <= segments.length; depth++) paths.set(segments.slice(0, depth).join('.'), segments.slice(0, depth));
+  };
+  for (const raw of typeof value === 'string' ? value.split(',') : []) {
     const trimmed = raw.trim();
     if (!trimmed) continue;
+    if (trimmed === INCLUDE_ALL) {
+      paths.set(INCLUDE_ALL, [INCLUDE_ALL]);
+      continue;
+    }
     const segments = trimmed.split('.');
     if (!segments.every((segment) => SEGMENT.test(segment))) throw Errors.invalidKeyName(`Invalid include path ${JSON.stringify(trimmed.slice(0, 80))}.`);
-    for (let depth = 1; depth <= segments.length; depth++) paths.set(segments.slice(0, depth).join('.'), segments.slice(0, depth));
+    add(segments);
   }
+  for (const segments of implied) add(segments);
   return [...paths.values()].sort((a, b) => a.length - b.length);
+}
+
+/** Replaces `*` by the class's Pointer and Array fields (Parse's includeAll); null if there is no `*`. */
+export function expandIncludeAll(paths: readonly string[][], schema: ClassSchema): { paths: string[][]; fields: string[] } | null {
+  if (!paths.some((path) => path[0] === INCLUDE_ALL)) return null;
+  const fields = Object.entries(schema.fields)
+    .filter(([, type]) => type.type === 'Pointer' || type.type === 'Array')
+    .map(([name]) => name);
+  const rest = paths.filter((path) => path[0] !== INCLUDE_ALL);
+  const known = new Set(rest.map((path) => path.join('.')));
+  const added = fields.filter((field) => !known.has(field)).map((field) => [field]);
+  return { paths: [...added, ...rest].sort((a, b) => a.length - b.length), fields };
 }
 
 /**
  * Replaces the Pointers at the include paths by the objects they point to (spec 2.2 `Object`),
  * one query per class per level, with the caller's read permissions: a pointer the caller may not
- * read stays a plain Pointer.
+ * read, or whose object is gone, stays a plain Pointer.
  */
 export async function resolveIncludes(ctx: RequestContext, objects: Json[], paths: readonly string[][]): Promise<void> {
   for (const path of paths) {
@@ -40,6 +67,7 @@ export async function resolveIncludes(ctx: RequestContext, objects: Json[], path
         ids.add(pointer.objectId);
       }
     }
+    if (wanted.size === 0) continue;
     const fetched = new Map<string, Json>();
     for (const [className, ids] of wanted) {
       for (const [id, object] of await fetchObjects(ctx, className, [...ids])) fetched.set(`${className}:${id}`, object);
@@ -50,6 +78,9 @@ export async function resolveIncludes(ctx: RequestContext, objects: Json[], path
 
 async function fetchObjects(ctx: RequestContext, className: string, ids: string[]): Promise<Map<string, Json>> {
   const found = new Map<string, Json>();
+  // Built-in classes are read through their own endpoints and rules (class-access.ts): through
+  // an include, as through /1/classes, only the master key sees them for now.
+  if (isSystemClass(className) && !ctx.auth.isMaster) return found;
   const schema = await ctx.app.schemas.get(className);
   if (!schema) return found;
   const read = principals(ctx);
@@ -82,7 +113,7 @@ function collect(objects: Json[], path: readonly string[]): Json[] {
 
 function pointersIn(value: unknown): { className: string; objectId: string }[] {
   const items = Array.isArray(value) ? value : [value];
-  return items.filter((item): item is { className: string; objectId: string } => isPlainObject(item) && (item.__type === 'Pointer' || item.__type === 'Object') && typeof item.className === 'string' && typeof item.objectId === 'string');
+  return items.filter((item): item is { className: string; objectId: string } => isPlainObject(item) && item.__type === 'Pointer' && typeof item.className === 'string' && typeof item.objectId === 'string');
 }
 
 function expand(value: unknown, fetched: Map<string, Json>): unknown {

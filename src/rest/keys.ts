@@ -6,9 +6,17 @@ type Json = Record<string, unknown>;
 /** A tree of selected keys: `keys=a,b.c` → {a: true, b: {c: true}}. */
 export type KeyTree = Map<string, KeyTree | true>;
 
-const ALWAYS = ['objectId', 'createdAt', 'updatedAt', '__type', 'className'];
+/**
+ * Fields an object keeps whatever `keys` says. Spec 4.2 names the three dates and the id; the
+ * ACL is kept too, as Parse Server does, so an SDK that saves a partly fetched object still
+ * knows who may read it.
+ */
+const ALWAYS_TOP = new Set(['objectId', 'createdAt', 'updatedAt', 'ACL']);
+/** An included pointer (`__type: Object`) also keeps what makes it a pointer. */
+const ALWAYS_INCLUDED = new Set([...ALWAYS_TOP, '__type', 'className']);
 const SEGMENT = /^[A-Za-z0-9_]+$/;
 
+/** `keys=a,b.c` → the tree of selected keys; a malformed key answers 105. */
 export function parseKeyTree(value: unknown): KeyTree | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') throw Errors.invalidQuery('keys must be a comma-separated string.');
@@ -18,40 +26,70 @@ export function parseKeyTree(value: unknown): KeyTree | undefined {
     if (!trimmed) continue;
     const segments = trimmed.split('.');
     if (!segments.every((segment) => SEGMENT.test(segment))) throw Errors.invalidKeyName(`Invalid key ${JSON.stringify(trimmed.slice(0, 80))} in keys.`);
-    let node = tree;
-    segments.forEach((segment, i) => {
-      const last = i === segments.length - 1;
-      const existing = node.get(segment);
-      if (last) node.set(segment, true);
-      else if (existing === true) return;
-      else {
-        const child: KeyTree = existing ?? new Map();
-        node.set(segment, child);
-        node = child;
-      }
-    });
+    addPath(tree, segments);
   }
   return tree;
 }
 
-/** The top-level fields a key tree needs from storage. */
-export function topLevelKeys(tree: KeyTree | undefined): ReadonlySet<string> | undefined {
-  return tree ? new Set(tree.keys()) : undefined;
+/** Adds one dotted key; selecting a whole field wins over selecting parts of it. */
+export function addPath(tree: KeyTree, segments: readonly string[]): void {
+  let node = tree;
+  for (const [i, segment] of segments.entries()) {
+    if (i === segments.length - 1) {
+      node.set(segment, true);
+      return;
+    }
+    const existing = node.get(segment);
+    if (existing === true) return;
+    const child: KeyTree = existing ?? new Map();
+    node.set(segment, child);
+    node = child;
+  }
+}
+
+/** The dotted keys' parents (`a.b.c` → `a.b`): Parse fetches those pointers to select inside them. */
+export function parentPaths(tree: KeyTree | undefined): string[][] {
+  const paths: string[][] = [];
+  const walk = (node: KeyTree, prefix: string[]) => {
+    for (const [key, child] of node) {
+      if (child === true) continue;
+      paths.push([...prefix, key]);
+      walk(child, [...prefix, key]);
+    }
+  };
+  if (tree) walk(tree, []);
+  return paths;
 }
 
 /**
- * Keeps only the selected keys (spec 4.2 `keys`); the built-in fields always stay, and dot
- * notation selects inside objects and included pointers.
+ * Keeps only the selected keys of a rendered object (spec 4.2 `keys`). The built-in fields always
+ * stay; dot notation selects inside Object fields, arrays of objects and included pointers.
  */
 export function project(object: Json, tree: KeyTree): Json {
+  return select(object, tree, ALWAYS_TOP);
+}
+
+function select(object: Json, tree: KeyTree, always: ReadonlySet<string>): Json {
   const out: Json = {};
-  for (const key of ALWAYS) if (key in object) out[key] = object[key];
-  for (const [key, child] of tree) {
-    if (!(key in object)) continue;
-    const value = object[key];
-    if (child === true) out[key] = value;
-    else if (Array.isArray(value)) out[key] = value.map((item) => (isPlainObject(item) ? project(item, child) : item));
-    else out[key] = isPlainObject(value) ? project(value, child) : value;
+  // The object's own key order, so a projected object reads like the whole one.
+  for (const [key, value] of Object.entries(object)) {
+    const child = tree.get(key);
+    if (child === undefined) {
+      if (always.has(key)) out[key] = value;
+    } else {
+      out[key] = child === true ? value : inside(value, child);
+    }
   }
   return out;
 }
+
+function inside(value: unknown, tree: KeyTree): unknown {
+  if (Array.isArray(value)) return value.map((item) => inside(item, tree));
+  if (!isPlainObject(value)) return value;
+  if (value.__type === 'Object') return select(value, tree, ALWAYS_INCLUDED);
+  // Other typed values (a Pointer, a Date, a GeoPoint…) have no fields of their own to choose.
+  if (typeof value.__type === 'string') return value;
+  return select(value, tree, NOTHING);
+}
+
+const NOTHING: ReadonlySet<string> = new Set();

@@ -2,19 +2,24 @@ import { Errors } from '../errors/index.ts';
 import { isPlainObject } from '../encoding/values.ts';
 import type { RequestContext } from './context.ts';
 
-/** Spec 8 and decisions.md: count queries per minute per app; regex queries at once per app. */
-export const DEFAULT_LIMITS = { countQueriesPerMinute: 160, regexConcurrency: 4, regexWaitMs: 5000 } as const;
+/**
+ * The app setting `rateLimits` and its defaults: count queries per minute per app (spec 8: 160);
+ * regular-expression queries running at once per app and how long others wait for a turn
+ * (decisions.md: 4, 5 s); and the table size above which a query that no index serves is logged
+ * (scan-log.ts).
+ */
+export const DEFAULT_LIMITS = { countQueriesPerMinute: 160, regexConcurrency: 4, regexWaitMs: 5000, scanWarningRows: 10_000 } as const;
 
-type Limits = { -readonly [K in keyof typeof DEFAULT_LIMITS]: number };
+export type Limits = { -readonly [K in keyof typeof DEFAULT_LIMITS]: number };
 
-/** The app's `rateLimits` setting over the defaults. */
+/** The app's `rateLimits` setting over the defaults; a value that is not a whole number ≥ 0 is ignored. */
 export function limitsOf(ctx: RequestContext): Limits {
   const configured = ctx.app.record.settings.rateLimits;
   const limits: Limits = { ...DEFAULT_LIMITS };
   if (isPlainObject(configured)) {
     for (const key of Object.keys(DEFAULT_LIMITS) as (keyof Limits)[]) {
       const value = configured[key];
-      if (typeof value === 'number' && Number.isInteger(value) && value >= 0) limits[key] = value;
+      if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) limits[key] = value;
     }
   }
   return limits;
@@ -39,39 +44,45 @@ const gates = new Map<string, Gate>();
 
 /**
  * Regex queries an index cannot answer scan the table: at most N run at once per app (in this
- * process); others wait up to the configured time, then get 429/155.
+ * process); others wait up to the configured time, then get 429/155. A slot is handed from one
+ * query straight to the next waiter, so none is lost or taken twice.
  */
 export async function withRegexSlot<T>(ctx: RequestContext, run: () => Promise<T>): Promise<T> {
   const { regexConcurrency, regexWaitMs } = limitsOf(ctx);
   const appId = ctx.app.record.applicationId;
   let gate = gates.get(appId);
   if (!gate) gates.set(appId, (gate = { running: 0, waiting: [] }));
-  if (gate.running >= regexConcurrency) {
-    const current = gate;
-    await new Promise<void>((resolve, reject) => {
-      const wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        const index = current.waiting.indexOf(wake);
-        if (index !== -1) current.waiting.splice(index, 1);
-        reject(Errors.requestLimitExceeded(`Too many regular-expression queries are running for this app; at most ${regexConcurrency} run at once.`));
-      }, regexWaitMs);
-      current.waiting.push(wake);
-    });
-  } else {
-    gate.running += 1;
-  }
+  if (gate.running >= regexConcurrency) await waitForSlot(appId, gate, regexConcurrency, regexWaitMs);
+  else gate.running += 1;
   try {
     return await run();
   } finally {
-    // Hand the slot straight to the next waiter, or give it back.
     const next = gate.waiting.shift();
     if (next) next();
     else {
       gate.running -= 1;
-      if (gate.running === 0) gates.delete(appId);
+      forgetIfIdle(appId, gate);
     }
   }
+}
+
+function waitForSlot(appId: string, gate: Gate, concurrency: number, waitMs: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const wake = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      const index = gate.waiting.indexOf(wake);
+      if (index !== -1) gate.waiting.splice(index, 1);
+      forgetIfIdle(appId, gate);
+      reject(Errors.requestLimitExceeded(`Too many regular-expression queries are running for this app; at most ${concurrency} run at once.`));
+    }, waitMs);
+    gate.waiting.push(wake);
+  });
+}
+
+/** Apps without regex queries in flight keep no entry. */
+function forgetIfIdle(appId: string, gate: Gate): void {
+  if (gate.running === 0 && gate.waiting.length === 0 && gates.get(appId) === gate) gates.delete(appId);
 }

@@ -78,17 +78,26 @@ export abstract class SqlCompiler {
   abstract pointInPolygon(latitude: string, longitude: string, polygon: readonly LatLng[], params: Params): string;
   /** The Polygon value at `path` contains the point. */
   abstract polygonContains(path: readonly string[], point: LatLng, params: Params): string;
-  /** Every word of `terms` occurs in the text `expr`. */
-  abstract textMatch(expr: string, terms: string, language: string | null, params: Params): string;
+  /** Every one of `words` (src/query/words.ts) is a word of the text `expr`. */
+  abstract textMatch(expr: string, words: readonly string[], params: Params): string;
 
   params(table?: (className: string) => string): Params {
     return new Params((index) => this.placeholder(index), table);
   }
 
+  /** The value at `path` read as `as`, or NULL where the stored JSON value is of another type. */
+  abstract docChecked(path: readonly string[], as: ValueKind): string;
+  /**
+   * The JSON type of the value at `path` as a sort rank, in MongoDB's order of types (which Parse
+   * clients see): missing or null 0, numbers 1, strings 2, objects 3, arrays 4, booleans 5.
+   */
+  abstract docTypeRank(path: readonly string[]): string;
+
   /** The SQL expression a field is read as. */
   fieldExpr(field: FieldRef, as: ValueKind | 'json'): string {
     if (field.kind === 'column') return this.textCollate(ident(field.column));
     const path = field.path.map(safeKey);
+    if (field.untyped && as !== 'json') return as === 'text' ? this.textCollate(this.docChecked(path, as)) : this.docChecked(path, as);
     switch (as) {
       case 'text':
         return this.textCollate(this.docText(path));
@@ -129,10 +138,19 @@ export abstract class SqlCompiler {
         return this.jsonEquals(this.docPath(node.field), node.json, params);
       case 'acl':
         return this.acl(node.access === 'read' ? '_rperm' : '_wperm', node.principals, params);
-      case 'regex':
-        return this.regex(node.field, node.pattern, params);
+      case 'regex': {
+        if (!node.element) return this.regex(this.fieldExpr(node.field, 'text'), node.pattern, params);
+        const { from, element } = this.arrayElements(this.docPath(node.field));
+        return `EXISTS (SELECT 1 FROM ${from} WHERE ${this.regex(element(node.element), node.pattern, params)})`;
+      }
       case 'inSubquery':
         return this.inSubquery(node.field, node.as, node.element, node.query, params);
+      case 'relationHolds': {
+        // Parameters in text order: SQLite numbers "?" by position.
+        const holders = `SELECT "owningId" FROM ${params.table('_Join')} WHERE "owningClass" = ${params.add(node.owningClass)} AND "owningField" = ${params.add(node.key)}`;
+        const related = 'ids' in node.related ? node.related.ids.map((id) => params.add(id)).join(', ') : this.subSelect(node.related.query, 'text', params);
+        return `${this.textCollate(ident('objectId'))} IN (${holders} AND "relatedId" IN (${related}))`;
+      }
       case 'relatedTo':
         return this.relatedTo(node.owningClass, node.owningId, node.field, node.ownerRead, params);
       case 'containedBy': {
@@ -145,7 +163,9 @@ export abstract class SqlCompiler {
         // A latitude band first: an index on the latitude can serve it, and it is exact as a bound.
         // (Parameters are added in text order: SQLite's "?" are numbered by position.)
         const degrees = (node.maxRadians * 180) / Math.PI;
-        const band = degrees >= 180 ? '' : `${latitude} BETWEEN ${params.add(node.point.latitude - degrees)} AND ${params.add(node.point.latitude + degrees)} AND `;
+        // Without a band the point must still exist: PostgreSQL's LEAST skips a NULL, which would
+        // put an object without a GeoPoint at distance π.
+        const band = degrees >= 180 ? `${latitude} IS NOT NULL AND ` : `${latitude} BETWEEN ${params.add(node.point.latitude - degrees)} AND ${params.add(node.point.latitude + degrees)} AND `;
         return `${band}${this.distance(latitude, longitude, node.point, params)} <= ${params.add(node.maxRadians)}`;
       }
       case 'geoWithinBox': {
@@ -163,12 +183,11 @@ export abstract class SqlCompiler {
       case 'polygonContains':
         return this.polygonContains(this.docPath(node.field), node.point, params);
       case 'text':
-        return this.textMatch(this.fieldExpr(node.field, 'text'), node.terms, node.language, params);
+        return this.textMatch(this.fieldExpr(node.field, 'text'), node.words, params);
     }
   }
 
-  private regex(field: FieldRef, pattern: RegexPattern, params: Params): string {
-    const expr = this.fieldExpr(field, 'text');
+  private regex(expr: string, pattern: RegexPattern, params: Params): string {
     const parts: string[] = [];
     if (pattern.prefix) {
       // `^abc` is the range [abc, abd): the same expression as the field's index, so it can use it.
@@ -267,6 +286,15 @@ export abstract class SqlCompiler {
 
   orderBy(order: readonly OrderKey[], params: Params): string {
     const keys = order.map((key) => {
+      if (key.as === 'json' && key.field.kind === 'doc' && !key.distanceFrom) {
+        // A value of no fixed type sorts by the rank of its type, then by value within the type:
+        // raw JSON would sort by each database's own rules, which differ (and PostgreSQL's jsonb
+        // compares strings in the database's collation, not byte by byte).
+        const field: FieldRef = { kind: 'doc', path: key.field.path, untyped: true };
+        const direction = this.orderDirection(key.descending);
+        const values = (['number', 'text', 'boolean'] as const).map((as) => this.fieldExpr(field, as));
+        return [this.docTypeRank(field.path.map(safeKey)), ...values].map((expr) => `${expr} ${direction}`).join(', ');
+      }
       if (!key.distanceFrom) return `${this.fieldExpr(key.field, key.as)} ${this.orderDirection(key.descending)}`;
       const { latitude, longitude } = this.geoExprs(key.field);
       return `${this.distance(latitude, longitude, key.distanceFrom, params)} ${this.orderDirection(key.descending)}`;

@@ -4,7 +4,7 @@ import { assertClassName } from '../../schema/names.ts';
 import type { ElementOf, SubQuery, ValueKind, WhereNode } from '../ast.ts';
 import { fieldAccess } from '../fields.ts';
 import { innerScope, MAX_QUERY_NESTING, type QueryScope } from '../scope.ts';
-import { access, FALSE, isArrayField, isPointer, negate, TRUE, type Target } from '../target.ts';
+import { access, FALSE, isArrayField, isPointer, isRelation, negate, relationHolds, TRUE, type Target } from '../target.ts';
 
 export const SUBQUERY_OPERATORS = new Set(['$inQuery', '$notInQuery', '$select', '$dontSelect']);
 export const DEFAULT_INNER_LIMIT = 100;
@@ -41,6 +41,10 @@ export function parseSubquery(target: Target, op: string, operand: unknown, scop
 
   const selected = fieldAccess(key, Object.hasOwn(innerSchema.fields, key) ? innerSchema.fields[key] : undefined);
   if (selected.field.kind === 'doc' && !Object.hasOwn(innerSchema.fields, key)) return positive ? FALSE : TRUE;
+  if (isRelation(target) && !selecting) {
+    const holds = target.type?.targetClass === spec.className ? relationHolds(target, { query: { className: spec.className, where, select: selected.field, limit } }) : FALSE;
+    return positive ? holds : negate(holds);
+  }
   const outer = access(target);
   let as: ValueKind;
   let element: ElementOf | null = null;

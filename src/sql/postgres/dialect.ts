@@ -3,6 +3,7 @@ import { safeKey, type Params } from '../params.ts';
 import type { ElementOf, LatLng, RegexPattern } from '../../query/ast.ts';
 import type { ValueKind } from '../../query/ast.ts';
 import type { SqlParam } from '../../storage/driver.ts';
+import { toAre, wordPattern } from './regex.ts';
 
 function access(path: readonly string[], asText: boolean): string {
   if (path.length === 1) return `("data"${asText ? '->>' : '->'}'${path[0]}')`;
@@ -53,6 +54,15 @@ export class PostgresCompiler extends SqlCompiler {
   docJson(path: readonly string[]): string {
     return access(path, false);
   }
+  docChecked(path: readonly string[], as: ValueKind): string {
+    // A cast of a stored string to float8 would fail the whole query: check the JSON type first.
+    const type = as === 'number' ? 'number' : as === 'boolean' ? 'boolean' : 'string';
+    const cast = as === 'number' ? '::float8' : as === 'boolean' ? '::boolean' : '';
+    return `(CASE WHEN jsonb_typeof(${access(path, false)}) = '${type}' THEN (${access(path, true)}${cast}) END)`;
+  }
+  docTypeRank(path: readonly string[]): string {
+    return `(CASE jsonb_typeof(${access(path, false)}) WHEN 'number' THEN 1 WHEN 'string' THEN 2 WHEN 'object' THEN 3 WHEN 'array' THEN 4 WHEN 'boolean' THEN 5 ELSE 0 END)`;
+  }
   arrayContains(path: readonly string[], value: SqlParam, _as: ValueKind, params: Params, subKey?: string): string {
     const element = subKey ? { [subKey]: value } : value;
     return `${access(path, false)} @> ${params.add(JSON.stringify([element]))}::jsonb`;
@@ -69,10 +79,8 @@ export class PostgresCompiler extends SqlCompiler {
     return { from, element };
   }
   regexMatch(expr: string, pattern: RegexPattern, params: Params): string {
-    // ARE options: p = "." stops at newlines, n = also ^/$ at newlines, w = only ^/$, s = neither:
-    // the same four cases as the m and s options of the JavaScript patterns SQLite runs.
-    const lines = pattern.multiline ? (pattern.dotAll ? 'w' : 'n') : pattern.dotAll ? 's' : 'p';
-    return `${expr} ~ ${params.add(`(?${pattern.caseInsensitive ? 'i' : ''}${lines})${toAre(pattern.source)}`)}`;
+    // Collated "C" so that ARE's own classes and case folding stay ASCII: regex.ts spells out the rest.
+    return `(${expr}) COLLATE "C" ~ ${params.add(toAre(pattern))}`;
   }
   pointInPolygon(latitude: string, longitude: string, polygon: readonly LatLng[], params: Params): string {
     const text = `(${polygon.map((p) => `(${p.longitude},${p.latitude})`).join(',')})`;
@@ -83,9 +91,10 @@ export class PostgresCompiler extends SqlCompiler {
     const polygon = `(SELECT ('(' || string_agg('(' || ("c"->>1) || ',' || ("c"->>0) || ')', ',' ORDER BY "o") || ')')::polygon FROM jsonb_array_elements(${coordinates}) WITH ORDINALITY AS "t"("c", "o"))`;
     return `${polygon} @> point(${params.add(point.longitude)}, ${params.add(point.latitude)})`;
   }
-  textMatch(expr: string, terms: string, language: string | null, params: Params): string {
-    const config = `${params.add(language ?? 'simple')}::regconfig`;
-    return `to_tsvector(${config}, ${expr}) @@ plainto_tsquery(${config}, ${params.add(terms)})`;
+  textMatch(expr: string, words: readonly string[], params: Params): string {
+    // Not to_tsvector: its parser and lower() follow the database's locale and read e-mail
+    // addresses, URLs and numbers as single tokens, so SQLite could not answer alike.
+    return words.map((word) => `(${expr}) COLLATE "C" ~ ${params.add(wordPattern(word))}`).join(' AND ');
   }
   protected readonly leastFunction = 'LEAST';
   jsonEquals(path: readonly string[], json: string, params: Params): string {
@@ -113,21 +122,3 @@ export class PostgresCompiler extends SqlCompiler {
 }
 
 export const postgresDialect = new PostgresCompiler();
-
-/** JavaScript's word boundaries \b and \B are \y and \Y in PostgreSQL (where \b is a backspace). */
-function toAre(source: string): string {
-  let out = '';
-  let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]!;
-    if (c === '\\' && i + 1 < source.length) {
-      const next = source[++i]!;
-      out += !inClass && next === 'b' ? '\\y' : !inClass && next === 'B' ? '\\Y' : `\\${next}`;
-      continue;
-    }
-    if (c === '[') inClass = true;
-    else if (c === ']') inClass = false;
-    out += c;
-  }
-  return out;
-}

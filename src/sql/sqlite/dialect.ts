@@ -3,8 +3,26 @@ import { safeKey, type Params } from '../params.ts';
 import type { ElementOf, LatLng, RegexPattern, ValueKind } from '../../query/ast.ts';
 import type { SqlParam } from '../../storage/driver.ts';
 
+/**
+ * The JSON path of a field, as an SQL expression. A segment of digits below the top level indexes
+ * an array where the value holds one and names a key otherwise, as in PostgreSQL's `#>` (and
+ * MongoDB's dot notation); SQLite's path syntax tells the two apart, so the choice is made on the
+ * value's type as the row is read.
+ */
 function jsonPath(path: readonly string[]): string {
-  return `'$.${path.join('.')}'`;
+  let literal = `$.${path[0]}`;
+  let expr: string | null = null;
+  const joined = () => (expr === null ? `'${literal}'` : `(${expr} || '${literal}')`);
+  for (const segment of path.slice(1)) {
+    if (!/^[0-9]+$/.test(segment)) {
+      literal += `.${segment}`;
+      continue;
+    }
+    const prefix = joined();
+    expr = `${prefix} || CASE json_type("data", ${prefix}) WHEN 'array' THEN '[${segment}]' ELSE '."${segment}"' END`;
+    literal = '';
+  }
+  return joined();
 }
 
 export class SqliteCompiler extends SqlCompiler {
@@ -39,6 +57,14 @@ export class SqliteCompiler extends SqlCompiler {
   docJson(path: readonly string[]): string {
     return this.docText(path);
   }
+  docChecked(path: readonly string[], as: ValueKind): string {
+    // json_extract turns true into 1 and leaves objects as JSON text: check the JSON type first.
+    const types = as === 'number' ? `'integer', 'real'` : as === 'boolean' ? `'true', 'false'` : `'text'`;
+    return `(CASE WHEN json_type("data", ${jsonPath(path)}) IN (${types}) THEN json_extract("data", ${jsonPath(path)}) END)`;
+  }
+  docTypeRank(path: readonly string[]): string {
+    return `(CASE json_type("data", ${jsonPath(path)}) WHEN 'integer' THEN 1 WHEN 'real' THEN 1 WHEN 'text' THEN 2 WHEN 'object' THEN 3 WHEN 'array' THEN 4 WHEN 'true' THEN 5 WHEN 'false' THEN 5 ELSE 0 END)`;
+  }
   arrayContains(path: readonly string[], value: SqlParam, as: ValueKind, params: Params, subKey?: string): string {
     const { from, element } = this.arrayElements(path);
     return `EXISTS (SELECT 1 FROM ${from} WHERE ${element(subKey ? { as, subKey } : { as })} = ${params.add(value)})`;
@@ -65,12 +91,20 @@ export class SqliteCompiler extends SqlCompiler {
   polygonContains(path: readonly string[], point: LatLng, params: Params): string {
     return `basalt_point_in_polygon(${params.add(point.latitude)}, ${params.add(point.longitude)}, json_extract("data", ${jsonPath([...path, 'coordinates'])})) = 1`;
   }
-  textMatch(expr: string, terms: string, _language: string | null, params: Params): string {
-    return `basalt_text_match(${expr}, ${params.add(terms)}) = 1`;
+  textMatch(expr: string, words: readonly string[], params: Params): string {
+    return `basalt_text_match(${expr}, ${params.add(words.join(' '))}) = 1`;
   }
   protected readonly leastFunction = 'min';
   jsonEquals(path: readonly string[], json: string, params: Params): string {
-    return `${this.docText(path)} = json(${params.add(json)})`;
+    // SQLite keeps the key order of stored objects, so comparing JSON text would make key order
+    // matter. Instead both values are compared as the sets of their nodes (path, type, scalar
+    // value): equal sets of the same size are equal values, keys in any order. "->" keeps the
+    // stored value as JSON (a string stays quoted), so both trees are rooted at "$".
+    const stored = `json_tree("data" -> ${jsonPath(path)})`;
+    const storedCount = `(SELECT count(*) FROM ${stored})`;
+    const givenCount = `(SELECT count(*) FROM json_tree(${params.add(json)}))`;
+    const difference = `SELECT "fullkey", "type", "atom" FROM ${stored} EXCEPT SELECT "fullkey", "type", "atom" FROM json_tree(${params.add(json)})`;
+    return `(${storedCount} = ${givenCount} AND NOT EXISTS (${difference}))`;
   }
   acl(column: '_rperm' | '_wperm', principals: readonly string[], params: Params): string {
     const list = principals.map((principal) => params.add(principal)).join(', ');

@@ -1,3 +1,5 @@
+import { words } from '../../query/words.ts';
+
 /**
  * SQL functions SQLite lacks and PostgreSQL has built in; the SQLite driver registers them. They
  * follow PostgreSQL's behaviour so both backends answer a query alike.
@@ -22,15 +24,7 @@ export function pointInPolygon(latitude: unknown, longitude: unknown, polygonJso
   return inside ? 1 : 0;
 }
 
-/**
- * The words of a text as PostgreSQL's `simple` text search configuration reads them for plain
- * words: runs of letters and digits, lower-cased.
- */
-export function words(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
-}
-
-/** 1 when every word of `terms` occurs in `text` (PostgreSQL: `to_tsvector @@ plainto_tsquery`). */
+/** 1 when every word of `terms` is a word of `text`; PostgreSQL runs the same test as regular expressions. */
 export function textMatch(text: unknown, terms: unknown): number {
   if (typeof text !== 'string' || typeof terms !== 'string') return 0;
   const wanted = words(terms);

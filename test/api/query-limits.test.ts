@@ -1,0 +1,163 @@
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { eachBackend } from '../helpers/each-backend.ts';
+import { newApp, unique, type AppClient, type Response } from '../helpers/client.ts';
+
+/**
+ * Spec 8 and decisions.md "Limits": count queries per minute per app, and regular-expression
+ * queries running at once per app, both over the limit answering 429 with code 155. The limits
+ * come from the app setting `rateLimits`.
+ */
+
+function assertLimited(response: Response, label: string): void {
+  assert.equal(response.status, 429, `${label}: status (body ${response.text})`);
+  assert.deepEqual(Object.keys(response.body ?? {}).sort(), ['code', 'error'], `${label}: body ${response.text}`);
+  assert.equal(response.body.code, 155, label);
+  assert.equal(typeof response.body.error, 'string');
+}
+
+function names(response: Response): string[] {
+  assert.equal(response.status, 200, response.text);
+  return response.body.results.map((object: { name: string }) => object.name).sort();
+}
+
+async function seed(app: AppClient, className: string, objects: Record<string, unknown>[]): Promise<void> {
+  for (let i = 0; i < objects.length; i += 50) {
+    const requests = objects.slice(i, i + 50).map((body) => ({ method: 'POST', path: `/1/classes/${className}`, body }));
+    const response = await app.post('/1/batch', { requests });
+    assert.equal(response.status, 200, response.text);
+    for (const entry of response.body) assert.ok(entry.success, JSON.stringify(entry));
+  }
+}
+
+const minute = () => Math.floor(Date.now() / 60_000);
+
+eachBackend('count query rate', (target) => {
+  it('with countQueriesPerMinute 3, the fourth count query in a minute answers 429/155 while other queries still work', async () => {
+    // The budget is per calendar minute on the server's clock (the machine's, as here). A run
+    // that straddles a minute boundary proves nothing, so it is repeated with a fresh app.
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const app = await newApp(target, { rateLimits: { countQueriesPerMinute: 3 } });
+      const cls = unique('Counted');
+      await seed(app, cls, [{ name: 'a' }, { name: 'b' }]);
+      const started = minute();
+      const answers: Response[] = [];
+      for (let i = 0; i < 3; i++) answers.push(await app.get(`/1/classes/${cls}`, { query: { count: 1, limit: 0 } }));
+      const fourth = await app.get(`/1/classes/${cls}`, { query: { count: 1, limit: 0 } });
+      // A count with results counts too.
+      const withResults = await app.get(`/1/classes/${cls}`, { query: { count: 1, limit: 1 } });
+      const plain = await app.get(`/1/classes/${cls}`, { query: { where: { name: 'a' } } });
+      if (minute() !== started) continue;
+
+      for (const [i, answer] of answers.entries()) {
+        assert.equal(answer.status, 200, `count query ${i + 1}: ${answer.text}`);
+        assert.deepEqual(answer.body, { results: [], count: 2 });
+      }
+      assertLimited(fourth, 'fourth count query');
+      assertLimited(withResults, 'count query with limit 1');
+      assert.deepEqual(names(plain), ['a']);
+      // The budget is the app's: another app still counts.
+      const other = await newApp(target);
+      const otherClass = unique('Counted');
+      await seed(other, otherClass, [{ name: 'x' }]);
+      const counted = await other.get(`/1/classes/${otherClass}`, { query: { count: 1, limit: 0 } });
+      assert.equal(counted.status, 200, counted.text);
+      assert.deepEqual(counted.body, { results: [], count: 1 });
+      return;
+    }
+    assert.fail('every attempt straddled a minute boundary');
+  });
+
+  it('countQueriesPerMinute 0 refuses every count query and no other', async () => {
+    const app = await newApp(target, { rateLimits: { countQueriesPerMinute: 0 } });
+    const cls = unique('Counted');
+    await seed(app, cls, [{ name: 'a' }]);
+    assertLimited(await app.get(`/1/classes/${cls}`, { query: { count: 1 } }), 'count=1');
+    assertLimited(await app.get(`/1/classes/${cls}`, { query: { count: 'true', limit: 0 } }), 'count=true');
+    assert.deepEqual(names(await app.get(`/1/classes/${cls}`, { query: { count: 0 } })), ['a']);
+  });
+});
+
+eachBackend('regex concurrency', (target) => {
+  describe('with regexConcurrency 0 (no slot ever frees)', () => {
+    let app: AppClient;
+    const cls = unique('Named');
+    const ref = unique('Ref');
+    before(async () => {
+      app = await newApp(target, { rateLimits: { regexConcurrency: 0, regexWaitMs: 100 } });
+      await seed(app, cls, ['abc', 'abcd', 'xabc', 'ABC', 'ab', 'abd', 'a.c'].map((name) => ({ name })));
+      await seed(app, ref, [{ name: 'r1', to: { __type: 'Pointer', className: cls, objectId: 'none' } }]);
+    });
+
+    it('an anchored case-sensitive prefix is answered by an index range and is not throttled', async () => {
+      const cases: [Record<string, unknown>, string[]][] = [
+        [{ $regex: '^abc' }, ['abc', 'abcd']],
+        [{ $regex: '^ab' }, ['ab', 'abc', 'abcd', 'abd']],
+        // The SDKs' startsWith quotes the prefix.
+        [{ $regex: '^\\Qa.c\\E' }, ['a.c']],
+        [{ $regex: '^a\\.c' }, ['a.c']],
+        [{ $regex: '^abc', $options: '' }, ['abc', 'abcd']],
+      ];
+      for (const [constraint, expected] of cases) {
+        assert.deepEqual(names(await app.get(`/1/classes/${cls}`, { query: { where: { name: constraint } } })), expected, JSON.stringify(constraint));
+      }
+      const counted = await app.get(`/1/classes/${cls}`, { query: { where: { name: { $regex: '^abc' } }, count: 1, limit: 0 } });
+      assert.deepEqual(counted.body, { results: [], count: 2 });
+    });
+
+    it('every other regex waits for a slot, then answers 429/155', async () => {
+      const wheres: Record<string, unknown>[] = [
+        { name: { $regex: 'bc' } },
+        { name: { $regex: 'bc$' } },
+        { name: { $regex: '^abc', $options: 'i' } },
+        { name: { $regex: '^ab.d' } },
+        { name: { $regex: '^abc', $options: 'm' } },
+        { $or: [{ name: 'ab' }, { name: { $regex: 'x' } }] },
+        { name: { $ne: 'x' }, $and: [{ name: { $regex: 'a' } }] },
+      ];
+      for (const where of wheres) {
+        assertLimited(await app.get(`/1/classes/${cls}`, { query: { where } }), JSON.stringify(where));
+        assertLimited(await app.get(`/1/classes/${cls}`, { query: { where, count: 1, limit: 0 } }), `count ${JSON.stringify(where)}`);
+      }
+      // A regex in an inner query scans the inner class just the same.
+      const inner = { to: { $inQuery: { className: cls, where: { name: { $regex: 'b' } } } } };
+      assertLimited(await app.get(`/1/classes/${ref}`, { query: { where: inner } }), '$inQuery with a regex');
+      // Queries without a regex are not affected.
+      assert.deepEqual(names(await app.get(`/1/classes/${cls}`, { query: { where: { name: { $in: ['ab', 'ABC'] } } } })), ['ABC', 'ab']);
+    });
+  });
+
+  describe('with regexConcurrency 1', () => {
+    const cls = unique('Text');
+    /** Long texts, so that each regex query does some work while the others wait. */
+    const texts = Array.from({ length: 300 }, (_, i) => ({ name: `n${i}`, text: `${'lorem ipsum '.repeat(150)}${i % 50 === 7 ? 'needle' : 'hay'}` }));
+    const matching = texts.filter((object) => object.text.endsWith('needle')).map((object) => object.name).sort();
+    const where = { text: { $regex: 'ne+dle$' } };
+
+    it('parallel slow regex queries: each answers 200 with the right results or 429/155, and none holds its slot afterwards', async () => {
+      const app = await newApp(target, { rateLimits: { regexConcurrency: 1, regexWaitMs: 1 } });
+      await seed(app, cls, texts);
+      const answers = await Promise.all(Array.from({ length: 8 }, () => app.get(`/1/classes/${cls}`, { query: { where, keys: 'name' } })));
+      let succeeded = 0;
+      for (const [i, answer] of answers.entries()) {
+        if (answer.status === 200) {
+          succeeded += 1;
+          assert.deepEqual(names(answer), matching, `query ${i}`);
+        } else {
+          assertLimited(answer, `query ${i}`);
+        }
+      }
+      assert.ok(succeeded >= 1, 'at least the first query gets the slot');
+      // Every slot was given back: one query alone runs at once.
+      for (let i = 0; i < 3; i++) assert.deepEqual(names(await app.get(`/1/classes/${cls}`, { query: { where, keys: 'name' } })), matching);
+    });
+
+    it('with a long enough wait every parallel query gets its turn', async () => {
+      const app = await newApp(target, { rateLimits: { regexConcurrency: 1, regexWaitMs: 60_000 } });
+      const own = unique('Text');
+      await seed(app, own, texts);
+      const answers = await Promise.all(Array.from({ length: 8 }, () => app.get(`/1/classes/${own}`, { query: { where, keys: 'name' } })));
+      for (const answer of answers) assert.deepEqual(names(answer), matching);
+    });
+  });
+});
