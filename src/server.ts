@@ -16,6 +16,8 @@ import { classRoutes } from './http/routes/classes.ts';
 import { schemaRoutes } from './http/routes/schemas.ts';
 import { batchRoute } from './http/routes/batch.ts';
 import { scanRoutes } from './http/routes/scans.ts';
+import { userRoutes } from './http/routes/users.ts';
+import { sessionRoutes } from './http/routes/sessions.ts';
 import { registerAppsRoutes } from './http/routes/apps.ts';
 import { registerHealthRoute } from './http/routes/health.ts';
 
@@ -69,7 +71,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   registerAppsRoutes(http, deps);
   // The batch route dispatches through the same table it is part of.
   let table: RouteTable;
-  table = new RouteTable([...classRoutes, ...schemaRoutes, ...scanRoutes, batchRoute(() => table)]);
+  table = new RouteTable([...classRoutes, ...userRoutes, ...sessionRoutes, ...schemaRoutes, ...scanRoutes, batchRoute(() => table)]);
   registerAppRoutes(http, deps, table);
 
   return {

@@ -2,6 +2,7 @@ import { Errors } from '../errors/index.ts';
 import type { Backend } from '../storage/backend.ts';
 import { SqlAppStore } from '../storage/sql-store.ts';
 import { SchemaService } from '../schema/service.ts';
+import { SessionService } from '../auth/sessions.ts';
 import type { AppStore } from '../storage/port.ts';
 import { DEFAULT_SETTINGS, KEY_NAMES, type AppKeys, type AppRecord, type AppSettings } from './types.ts';
 import { newHex, newKey } from './ids.ts';
@@ -11,6 +12,7 @@ export interface AppHandle {
   readonly record: AppRecord;
   readonly store: AppStore;
   readonly schemas: SchemaService;
+  readonly sessions: SessionService;
 }
 
 /**
@@ -25,6 +27,7 @@ export class AppRegistry {
     backend.subscribe((message) => {
       if (message.what === 'app') this.records.delete(message.appId);
       if (message.what === 'schema') void this.handles.get(message.appId)?.then((handle) => handle.schemas.invalidate());
+      if (message.what === 'sessions') void this.handles.get(message.appId)?.then((handle) => handle.sessions.invalidate());
     });
   }
 
@@ -76,7 +79,8 @@ export class AppRegistry {
       handle = this.backend.openApp(record.namespace).then((ns) => {
         const store = new SqlAppStore(ns);
         const schemas = new SchemaService(store.schemas, () => this.backend.publish({ appId: record.applicationId, what: 'schema' }));
-        return { record, store, schemas };
+        const sessions = new SessionService(store, schemas, () => this.backend.publish({ appId: record.applicationId, what: 'sessions' }));
+        return { record, store, schemas, sessions };
       });
       handle.catch(() => this.handles.delete(record.applicationId));
       this.handles.set(record.applicationId, handle);

@@ -1,4 +1,5 @@
 import { hash, verify } from '@node-rs/argon2';
+import bcrypt from 'bcryptjs';
 
 // argon2id with OWASP's recommended minimum (m=19 MiB, t=2, p=1): about 10 ms per hash here.
 const OPTIONS = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
@@ -7,10 +8,21 @@ export function hashPassword(password: string): Promise<string> {
   return hash(password, OPTIONS);
 }
 
+/** Verifies against an argon2 hash, or a bcrypt hash imported from another system (`$2a$`, `$2b$`, `$2y$`). */
 export async function verifyPassword(stored: string, password: string): Promise<boolean> {
   try {
+    if (isBcrypt(stored)) return await bcrypt.compare(password, stored);
     return await verify(stored, password);
   } catch {
     return false;
   }
+}
+
+/** Imported bcrypt hashes are replaced by argon2id ones at the next successful login. */
+export function needsRehash(stored: string): boolean {
+  return isBcrypt(stored);
+}
+
+function isBcrypt(stored: string): boolean {
+  return /^\$2[aby]\$\d\d\$/.test(stored);
 }

@@ -24,6 +24,8 @@ export function resolveTarget(key: string, schema: ClassSchema | null): Target {
   const segments = key.split('.');
   if (!segments.every((segment) => SEGMENT.test(segment))) throw Errors.invalidKeyName(`Invalid key in query: ${JSON.stringify(key.slice(0, 80))}.`);
   const name = segments[0]!;
+  // Fields starting with "_" are the server's own (password hashes, tokens): not queryable.
+  if (name.startsWith('_')) throw Errors.invalidKeyName(`Invalid key in query: ${JSON.stringify(key.slice(0, 80))}.`);
   const builtIn = name === 'objectId' || name === 'createdAt' || name === 'updatedAt';
   // Own fields only: "constructor" or "toString" are field names like any other, not inherited methods.
   const type = builtIn || !schema || !Object.hasOwn(schema.fields, name) ? undefined : schema.fields[name];

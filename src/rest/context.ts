@@ -1,5 +1,6 @@
 import type { AppHandle } from '../apps/registry.ts';
 import type { Principals } from '../storage/port.ts';
+import type { SessionInfo } from '../auth/sessions.ts';
 
 export type KeyKind = 'master' | 'rest' | 'client' | 'javascript' | 'windows';
 
@@ -8,7 +9,10 @@ export interface Auth {
   readonly isMaster: boolean;
   /** The user of a valid session token, when one was sent. */
   readonly userId: string | null;
+  readonly session: SessionInfo | null;
   readonly installationId: string | null;
+  /** `X-Svc-Revocable-Session: 1`: sign-up and login hand out a revocable token whatever the app says. */
+  readonly revocableSession: boolean;
 }
 
 /** Everything a use case knows about the request: no HTTP framework types cross this line. */

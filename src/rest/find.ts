@@ -1,6 +1,7 @@
 import { Errors } from '../errors/index.ts';
 import { parseOrder, parseQuery } from '../query/parse.ts';
 import { secure } from '../query/secure.ts';
+import { and, type WhereNode } from '../query/ast.ts';
 import { ok, principals, type RequestContext, type Result } from './context.ts';
 import { parseShape, shapeResults } from './shape.ts';
 import { takeCountQuery, withRegexSlot } from './limits.ts';
@@ -24,6 +25,11 @@ export interface FindParams {
 /** GET /1/classes/<className>: {results, count?}. */
 export async function findObjects(ctx: RequestContext, className: string, params: FindParams): Promise<Result> {
   assertGenericClass(ctx, className, 'read');
+  return queryClass(ctx, className, params);
+}
+
+/** Spec 4.2 on any class, built-in ones included: the endpoint decides who may ask. */
+export async function queryClass(ctx: RequestContext, className: string, params: FindParams, scope?: WhereNode): Promise<Result> {
   const schemas = await ctx.app.schemas.all();
   const schema = schemas.get(className) ?? null;
   const parsed = parseQuery(parseJsonParam(params.where, 'where'), schema, (name) => schemas.get(name) ?? null);
@@ -36,7 +42,7 @@ export async function findObjects(ctx: RequestContext, className: string, params
   const shape = parseShape(params);
   if (!schema) return ok(withCount ? { results: [], count: 0 } : { results: [] });
 
-  const secured = secure(parsed.where, principals(ctx));
+  const secured = secure(scope ? and([parsed.where, scope]) : parsed.where, principals(ctx));
   if (withCount) await takeCountQuery(ctx);
   if (limit > 0 || withCount) await noteScan(ctx, className, schema, parsed.where, order);
   const run = () =>

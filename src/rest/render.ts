@@ -7,12 +7,14 @@ import type { RequestContext } from './context.ts';
 export function renderObject(ctx: RequestContext, schema: ClassSchema | null, object: StoredObject, keys?: ReadonlySet<string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(object.data)) {
-    if (keys && !keys.has(field)) continue;
+    // Fields starting with "_" are the server's own (a password hash, tokens): never sent.
+    if (field.startsWith('_') || (keys && !keys.has(field))) continue;
     // Only File, Array and Object fields can hold a File, so other values skip the walk.
     const type = schema?.fields[field]?.type;
     out[field] = type === undefined || type === 'File' || type === 'Array' || type === 'Object' ? withFileUrls(ctx, value) : value;
   }
-  if (schema) {
+  // Spec 2.5: a role's users and roles relations are not shown.
+  if (schema && schema.className !== '_Role') {
     for (const [field, type] of Object.entries(schema.fields)) {
       if (type.type === 'Relation' && (!keys || keys.has(field))) out[field] = { __type: 'Relation', className: type.targetClass };
     }

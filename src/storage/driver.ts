@@ -15,6 +15,8 @@ export interface SqlExecutor {
 }
 
 export interface SqlDriver extends SqlExecutor {
+  /** The name of the unique index a failed statement violated, or null for any other error. */
+  uniqueViolation(error: unknown): string | null;
   /** Runs fn in one transaction; a throw rolls back. Statements outside wait until it ends. */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   close(): Promise<void>;

@@ -69,3 +69,10 @@ export interface IndexKey {
   readonly as: import('../query/ast.ts').ValueKind | 'json';
   readonly descending: boolean;
 }
+
+/** A write broke a unique index; `index` is the name the schema layer gave it (see builtin.ts). */
+export class UniqueViolation extends Error {
+  constructor(readonly index: string) {
+    super(`unique index ${index} violated`);
+  }
+}

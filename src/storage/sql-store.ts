@@ -1,4 +1,4 @@
-import type { AppStore, ObjectWrite, Principals, RelationChange, StoredObject } from './port.ts';
+import { UniqueViolation, type AppStore, type ObjectWrite, type Principals, type RelationChange, type StoredObject } from './port.ts';
 import type { SqlExecutor, Row } from './driver.ts';
 import type { FindQuery, WhereNode } from '../query/ast.ts';
 import { AppNamespace } from './namespace.ts';
@@ -32,14 +32,24 @@ export class SqlAppStore implements AppStore {
       this.dialect.jsonParam(params.add(JSON.stringify(object.data))),
     ];
     const sql = `INSERT INTO ${this.ns.table(className)} ("objectId", "createdAt", "updatedAt", "_rperm", "_wperm", "data") VALUES (${values.join(', ')})`;
-    if (write.relations.length === 0) {
-      await this.ns.driver.run(sql, params.values);
-      return;
+    try {
+      if (write.relations.length === 0) {
+        await this.ns.driver.run(sql, params.values);
+        return;
+      }
+      await this.ns.driver.transaction(async (tx) => {
+        await tx.run(sql, params.values);
+        await this.applyRelations(tx, className, object.objectId, write.relations);
+      });
+    } catch (error) {
+      throw this.translate(error);
     }
-    await this.ns.driver.transaction(async (tx) => {
-      await tx.run(sql, params.values);
-      await this.applyRelations(tx, className, object.objectId, write.relations);
-    });
+  }
+
+  /** Unique-index failures become UniqueViolation; anything else passes through. */
+  private translate(error: unknown): unknown {
+    const index = this.ns.driver.uniqueViolation(error);
+    return index === null ? error : new UniqueViolation(index);
   }
 
   /**
@@ -71,27 +81,31 @@ export class SqlAppStore implements AppStore {
   async update(className: string, objectId: string, write: Principals, mutate: (current: StoredObject) => ObjectWrite): Promise<StoredObject | null> {
     const table = this.ns.table(className);
     const d = this.dialect;
-    return this.ns.driver.transaction(async (tx) => {
-      const rows = await tx.all(
-        `SELECT "objectId", "createdAt", "updatedAt", ${d.selectDoc()}, ${d.selectPerms('_rperm')} AS "rperm", ${d.selectPerms('_wperm')} AS "wperm" FROM ${table} WHERE "objectId" = ${d.placeholder(1)}${d.lockClause}`,
-        [objectId],
-      );
-      const row = rows[0];
-      if (!row) return null;
-      const current = toStoredObject(row);
-      if (write && !current.wperm.some((principal) => write.includes(principal))) return null;
-      const next = mutate(current);
-      const params = d.params();
-      const sets = [
-        `"updatedAt" = ${params.add(next.object.updatedAt)}`,
-        `"_rperm" = ${d.permsParam(params.add(next.object.rperm))}`,
-        `"_wperm" = ${d.permsParam(params.add(next.object.wperm))}`,
-        `"data" = ${d.jsonParam(params.add(JSON.stringify(next.object.data)))}`,
-      ];
-      await tx.run(`UPDATE ${table} SET ${sets.join(', ')} WHERE "objectId" = ${params.add(objectId)}`, params.values);
-      await this.applyRelations(tx, className, objectId, next.relations);
-      return next.object;
-    });
+    try {
+      return await this.ns.driver.transaction(async (tx) => {
+        const rows = await tx.all(
+          `SELECT "objectId", "createdAt", "updatedAt", ${d.selectDoc()}, ${d.selectPerms('_rperm')} AS "rperm", ${d.selectPerms('_wperm')} AS "wperm" FROM ${table} WHERE "objectId" = ${d.placeholder(1)}${d.lockClause}`,
+          [objectId],
+        );
+        const row = rows[0];
+        if (!row) return null;
+        const current = toStoredObject(row);
+        if (write && !current.wperm.some((principal) => write.includes(principal))) return null;
+        const next = mutate(current);
+        const params = d.params();
+        const sets = [
+          `"updatedAt" = ${params.add(next.object.updatedAt)}`,
+          `"_rperm" = ${d.permsParam(params.add(next.object.rperm))}`,
+          `"_wperm" = ${d.permsParam(params.add(next.object.wperm))}`,
+          `"data" = ${d.jsonParam(params.add(JSON.stringify(next.object.data)))}`,
+        ];
+        await tx.run(`UPDATE ${table} SET ${sets.join(', ')} WHERE "objectId" = ${params.add(objectId)}`, params.values);
+        await this.applyRelations(tx, className, objectId, next.relations);
+        return next.object;
+      });
+    } catch (error) {
+      throw this.translate(error);
+    }
   }
 
   async delete(className: string, objectId: string, write: Principals): Promise<boolean> {

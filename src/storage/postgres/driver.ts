@@ -44,6 +44,11 @@ export class PostgresDriver implements SqlDriver {
     }
   }
 
+  uniqueViolation(error: unknown): string | null {
+    const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+    return code === '23505' ? String(constraint ?? 'PRIMARY') : null;
+  }
+
   /** Holds a session-level advisory lock on one pooled connection while fn runs. */
   async withSessionLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
     const client = await this.pool.connect();

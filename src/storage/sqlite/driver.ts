@@ -63,6 +63,12 @@ export class SqliteDriver implements SqlDriver {
     }
   }
 
+  uniqueViolation(error: unknown): string | null {
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    if (code !== 'SQLITE_CONSTRAINT_UNIQUE' && code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') return null;
+    return /index '([^']+)'/.exec(String(message))?.[1] ?? 'PRIMARY';
+  }
+
   async close(): Promise<void> {
     while (this.lock) await this.lock;
     this.db.close();

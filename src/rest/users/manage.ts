@@ -1,0 +1,85 @@
+import { Errors } from '../../errors/index.ts';
+import { isPlainObject } from '../../encoding/values.ts';
+import type { Acl } from '../../encoding/acl.ts';
+import { hashPassword } from '../../auth/passwords.ts';
+import { applyPlan, planWrite, type AppliedPlan } from '../write-plan.ts';
+import { ok, principals, type RequestContext, type Result } from '../context.ts';
+import { queryClass, type FindParams } from '../find.ts';
+import { checkPassword, checkUsername, isSelfOrMaster, normalizeEmail, refuseRestricted, renderUser, translateUnique, USER } from './common.ts';
+
+function notFound(objectId: string) {
+  return Errors.objectNotFound(`User not found: ${JSON.stringify(objectId.slice(0, 40))}.`);
+}
+
+/** GET /1/users/<objectId>: readable users; authData only to the user itself. */
+export async function getUser(ctx: RequestContext, objectId: string): Promise<Result> {
+  if (!(await ctx.app.schemas.get(USER))) throw notFound(objectId);
+  const user = await ctx.app.store.get(USER, objectId, principals(ctx));
+  if (!user) throw notFound(objectId);
+  return ok(await renderUser(ctx, user, isSelfOrMaster(ctx, objectId)));
+}
+
+/** GET /1/users: spec 4.2 over users the caller may read; authData only on the caller's own. */
+export async function findUsers(ctx: RequestContext, params: FindParams): Promise<Result> {
+  const result = await queryClass(ctx, USER, params);
+  const body = result.body as { results: Record<string, unknown>[] };
+  for (const user of body.results) if (!isSelfOrMaster(ctx, String(user.objectId))) delete user.authData;
+  return result;
+}
+
+/**
+ * PUT /1/users/<objectId>: only the user itself (or the master key); another caller gets 206, as
+ * the Parse SDKs expect (decisions.md). A new password is hashed, and with
+ * revokeSessionOnPasswordChange every other session of the user ends.
+ */
+export async function updateUser(ctx: RequestContext, objectId: string, body: unknown): Promise<Result> {
+  if (!isPlainObject(body)) throw Errors.invalidJson('The request body must be a JSON object.');
+  if (!isSelfOrMaster(ctx, objectId)) throw Errors.sessionMissing('Only the user itself may change a user.');
+  refuseRestricted(ctx);
+  const { password, username, email, emailVerified, authData, ...fields } = body;
+  if (authData !== undefined) throw Errors.unsupportedService('Linking authData is not available yet.');
+  if (emailVerified !== undefined && !ctx.auth.isMaster) throw Errors.operationForbidden('emailVerified is set by the server.');
+  const name = username === undefined ? undefined : checkUsername(username);
+  const mail = email === undefined ? undefined : email === null ? null : normalizeEmail(email);
+  const hashed = password === undefined ? undefined : await hashPassword(checkPassword(password));
+  const plan = planWrite(fields);
+  if (!(await ctx.app.schemas.get(USER))) throw notFound(objectId);
+  await ctx.app.schemas.ensureFields(USER, plan.types, { mayCreateClass: false });
+
+  const updatedAt = new Date().toISOString();
+  let applied: AppliedPlan | null = null;
+  let updated;
+  try {
+    updated = await ctx.app.store.update(USER, objectId, principals(ctx), (current) => {
+      const permissions = plan.permissions ?? { acl: (current.data.ACL as Acl | undefined) ?? null, rperm: current.rperm, wperm: current.wperm };
+      applied = applyPlan(plan, current.data, permissions);
+      const data: Record<string, unknown> = { ...applied.data };
+      if (name !== undefined) data.username = name;
+      if (hashed !== undefined) data._hashed_password = hashed;
+      if (mail === null) delete data.email;
+      else if (mail !== undefined && mail !== current.data.email) {
+        data.email = mail;
+        // Spec 3.1: a new email is unverified while verification is on.
+        if (ctx.app.record.settings.emailVerification === true) data.emailVerified = false;
+      }
+      if (emailVerified !== undefined) data.emailVerified = emailVerified === true;
+      return { object: { ...current, updatedAt, data, rperm: permissions.rperm, wperm: permissions.wperm }, relations: applied.relations };
+    });
+  } catch (error) {
+    throw translateUnique(error);
+  }
+  if (!updated || !applied) throw notFound(objectId);
+  if (hashed !== undefined && ctx.app.record.settings.revokeSessionOnPasswordChange) {
+    await ctx.app.sessions.removeAllOf(objectId, ctx.auth.userId === objectId ? (ctx.auth.session?.sessionId ?? null) : null);
+  }
+  return ok({ updatedAt, ...(applied as AppliedPlan).opResults });
+}
+
+/** DELETE /1/users/<objectId>: the user itself or the master key; its sessions end with it. */
+export async function deleteUser(ctx: RequestContext, objectId: string): Promise<Result> {
+  if (!isSelfOrMaster(ctx, objectId)) throw Errors.sessionMissing('Only the user itself may delete a user.');
+  refuseRestricted(ctx);
+  if (!(await ctx.app.schemas.get(USER)) || !(await ctx.app.store.delete(USER, objectId, principals(ctx)))) throw notFound(objectId);
+  await ctx.app.sessions.removeAllOf(objectId);
+  return ok({});
+}

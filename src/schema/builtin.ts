@@ -1,0 +1,76 @@
+import { DEFAULT_CLP, type ClassSchema, type FieldType } from './types.ts';
+import type { DdlStep } from '../storage/port.ts';
+import { fieldAccess } from '../query/fields.ts';
+import type { SchemaService } from './service.ts';
+
+interface BuiltinClass {
+  readonly fields: Readonly<Record<string, FieldType>>;
+  /** Fields whose values are unique in the class: real unique indexes, so concurrent writes cannot both win. */
+  readonly unique: readonly string[];
+  /** Fields looked up on hot paths. */
+  readonly indexed: readonly string[];
+}
+
+/** Spec 2.4, 2.5, 2.7: the fields the built-in classes always have. */
+const BUILTIN: Readonly<Record<string, BuiltinClass>> = {
+  _User: {
+    fields: { username: { type: 'String' }, email: { type: 'String' }, emailVerified: { type: 'Boolean' }, authData: { type: 'Object' } },
+    unique: ['username', 'email'],
+    indexed: [],
+  },
+  _Session: {
+    fields: {
+      sessionToken: { type: 'String' },
+      user: { type: 'Pointer', targetClass: '_User' },
+      installationId: { type: 'String' },
+      restricted: { type: 'Boolean' },
+      createdWith: { type: 'Object' },
+      expiresAt: { type: 'Date' },
+    },
+    unique: ['sessionToken'],
+    indexed: ['user'],
+  },
+  _Role: {
+    fields: { name: { type: 'String' }, users: { type: 'Relation', targetClass: '_User' }, roles: { type: 'Relation', targetClass: '_Role' } },
+    unique: ['name'],
+    indexed: [],
+  },
+};
+
+/** The name of the unique index on a built-in field, as the storage reports it in a UniqueViolation. */
+export function uniqueIndexName(field: string): string {
+  return `builtin:${field}`;
+}
+
+/** Which unique field a violated index belongs to, from its physical name. */
+export function uniqueField(physicalIndex: string): string | null {
+  const match = /builtin:([A-Za-z]+)$/.exec(physicalIndex);
+  return match ? match[1]! : null;
+}
+
+/**
+ * Creates a built-in class with its fields and indexes the first time it is used. Its schema
+ * can gain fields like any class; the built-in ones keep their types.
+ */
+export async function ensureBuiltinClass(schemas: SchemaService, className: string): Promise<ClassSchema> {
+  const existing = await schemas.get(className);
+  if (existing) return existing;
+  const builtin = BUILTIN[className];
+  if (!builtin) throw new Error(`${className} is not a built-in class with a definition`);
+  const created = await schemas.change(
+    className,
+    (current) => current ?? { className, fields: { ...builtin.fields }, classLevelPermissions: DEFAULT_CLP, indexes: {} },
+    (current, next) => (current ? [] : ddlFor(builtin, next)),
+  );
+  return created!;
+}
+
+function ddlFor(builtin: BuiltinClass, schema: ClassSchema): DdlStep[] {
+  const step = (field: string, unique: boolean): DdlStep => ({
+    kind: 'createIndex',
+    name: unique ? uniqueIndexName(field) : `builtin_${field}`,
+    keys: [{ ...fieldAccess(field, schema.fields[field]), descending: false }],
+    unique,
+  });
+  return [...builtin.unique.map((field) => step(field, true)), ...builtin.indexed.map((field) => step(field, false))];
+}
