@@ -12,14 +12,17 @@ import { registerJsonBody } from './http/body.ts';
 import { frameworkErrors, registerErrorHandling } from './http/errors.ts';
 import { registerAppRoutes } from './http/app-routes.ts';
 import { RouteTable } from './http/route.ts';
+import { requestForLog } from './http/log.ts';
 import { classRoutes } from './http/routes/classes.ts';
 import { schemaRoutes } from './http/routes/schemas.ts';
 import { batchRoute } from './http/routes/batch.ts';
 import { scanRoutes } from './http/routes/scans.ts';
 import { userRoutes } from './http/routes/users.ts';
 import { sessionRoutes } from './http/routes/sessions.ts';
+import { roleRoutes } from './http/routes/roles.ts';
 import { registerAppsRoutes } from './http/routes/apps.ts';
 import { registerHealthRoute } from './http/routes/health.ts';
+import { registerUserPages } from './http/routes/user-pages.ts';
 
 export interface BasaltServer {
   readonly http: FastifyInstance;
@@ -50,8 +53,10 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   const deps: HttpDeps = { config, backend, apps, accounts, logger };
 
   const http = Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
+    // Request logs print the URL, and GET /1/login carries the password there.
+    loggerInstance: logger.child({}, { serializers: { req: requestForLog } }) as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),
     // Request ids are ours; a client's X-Request-Id is not trusted into the logs.
     requestIdHeader: false,
@@ -69,9 +74,10 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   registerErrorHandling(http);
   registerHealthRoute(http, deps);
   registerAppsRoutes(http, deps);
+  registerUserPages(http, deps);
   // The batch route dispatches through the same table it is part of.
   let table: RouteTable;
-  table = new RouteTable([...classRoutes, ...userRoutes, ...sessionRoutes, ...schemaRoutes, ...scanRoutes, batchRoute(() => table)]);
+  table = new RouteTable([...roleRoutes, ...classRoutes, ...userRoutes, ...sessionRoutes, ...schemaRoutes, ...scanRoutes, batchRoute(() => table)]);
   registerAppRoutes(http, deps, table);
 
   return {

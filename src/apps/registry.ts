@@ -3,7 +3,10 @@ import type { Backend } from '../storage/backend.ts';
 import { SqlAppStore } from '../storage/sql-store.ts';
 import { SchemaService } from '../schema/service.ts';
 import { SessionService } from '../auth/sessions.ts';
+import { RoleService } from '../auth/roles.ts';
 import type { AppStore } from '../storage/port.ts';
+import { SqlTokenStore, type TokenStore } from '../storage/sql-tokens.ts';
+import { SqlOutboxStore, type OutboxStore } from '../storage/sql-outbox.ts';
 import { DEFAULT_SETTINGS, KEY_NAMES, type AppKeys, type AppRecord, type AppSettings } from './types.ts';
 import { newHex, newKey } from './ids.ts';
 
@@ -13,6 +16,10 @@ export interface AppHandle {
   readonly store: AppStore;
   readonly schemas: SchemaService;
   readonly sessions: SessionService;
+  readonly roles: RoleService;
+  /** Single-use tokens of emailed links, and mail kept for the operator (src/mail). */
+  readonly tokens: TokenStore;
+  readonly outbox: OutboxStore;
 }
 
 /**
@@ -28,6 +35,8 @@ export class AppRegistry {
       if (message.what === 'app') this.records.delete(message.appId);
       if (message.what === 'schema') void this.handles.get(message.appId)?.then((handle) => handle.schemas.invalidate());
       if (message.what === 'sessions') void this.handles.get(message.appId)?.then((handle) => handle.sessions.invalidate());
+      // A schema change can drop the users or roles relation of _Role, and with it memberships.
+      if (message.what === 'roles' || message.what === 'schema') void this.handles.get(message.appId)?.then((handle) => handle.roles.invalidate());
     });
   }
 
@@ -80,7 +89,8 @@ export class AppRegistry {
         const store = new SqlAppStore(ns);
         const schemas = new SchemaService(store.schemas, () => this.backend.publish({ appId: record.applicationId, what: 'schema' }));
         const sessions = new SessionService(store, schemas, () => this.backend.publish({ appId: record.applicationId, what: 'sessions' }));
-        return { record, store, schemas, sessions };
+        const roles = new RoleService(store, schemas, () => this.backend.publish({ appId: record.applicationId, what: 'roles' }));
+        return { record, store, schemas, sessions, roles, tokens: new SqlTokenStore(ns), outbox: new SqlOutboxStore(ns) };
       });
       handle.catch(() => this.handles.delete(record.applicationId));
       this.handles.set(record.applicationId, handle);

@@ -6,6 +6,8 @@ type Check = (value: unknown) => boolean;
 const bool: Check = (value) => typeof value === 'boolean';
 const object: Check = (value) => isPlainObject(value);
 const nonNegativeInteger: Check = (value) => typeof value === 'number' && Number.isInteger(value) && value >= 0;
+const integerIn = (min: number, max: number): Check => (value) => typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+const text = (max: number): Check => (value) => typeof value === 'string' && value.length > 0 && value.length <= max;
 const url: Check = (value) => {
   if (typeof value !== 'string') return false;
   try {
@@ -14,6 +16,43 @@ const url: Check = (value) => {
     return false;
   }
 };
+const regexSource: Check = (value) => {
+  if (typeof value !== 'string' || value.length > 1000) return false;
+  try {
+    new RegExp(value);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** An object with only these keys, each optional unless listed in `required`; null removes the setting. */
+function shape(fields: Record<string, Check>, required: readonly string[] = []): Check {
+  return (value) => {
+    if (value === null) return true;
+    if (!isPlainObject(value)) return false;
+    if (!required.every((key) => value[key] !== undefined)) return false;
+    return Object.entries(value).every(([key, item]) => Object.hasOwn(fields, key) && (item === undefined || fields[key]!(item)));
+  };
+}
+
+const provider = { enabled: bool };
+
+/**
+ * The shapes of the account settings (decisions.md "Accounts and apps"). Names follow Parse
+ * Server's options where it has one, so that apps moving over recognise them.
+ */
+const PASSWORD_POLICY = shape({ minLength: integerIn(1, 1024), pattern: regexSource, validationError: text(500), resetTokenValidityDuration: integerIn(1, 365 * 86400) });
+const ACCOUNT_LOCKOUT = shape({ threshold: integerIn(1, 1000), duration: (value) => typeof value === 'number' && value > 0 && value <= 100_000 }, ['threshold', 'duration']);
+const EMAIL = shape(
+  { host: text(255), port: integerIn(1, 65535), secure: bool, auth: shape({ user: text(500), pass: text(500) }, ['user', 'pass']), from: text(500) },
+  ['host', 'from'],
+);
+const AUTH = shape({
+  anonymous: shape(provider),
+  facebook: shape({ ...provider, appIds: (value) => Array.isArray(value) && value.every(text(100)), appSecret: text(500), graphUrl: url }),
+  twitter: shape({ ...provider, consumerKey: text(500), consumerSecret: text(500), apiUrl: url }, ['consumerKey', 'consumerSecret']),
+});
 
 /** Every app setting that can be written (spec 2.11, decisions.md "Accounts and apps"). */
 const SETTINGS: Record<string, { check: Check; expects: string }> = {
@@ -24,10 +63,15 @@ const SETTINGS: Record<string, { check: Check; expects: string }> = {
   sessionLength: { check: nonNegativeInteger, expects: 'a number of seconds' },
   emailVerification: { check: bool, expects: 'a boolean' },
   preventLoginWithUnverifiedEmail: { check: bool, expects: 'a boolean' },
-  passwordPolicy: { check: object, expects: 'an object' },
-  accountLockout: { check: object, expects: 'an object' },
+  emailVerifyTokenValidityDuration: { check: integerIn(1, 365 * 86400), expects: 'a number of seconds (at most a year)' },
+  passwordPolicy: { check: PASSWORD_POLICY, expects: 'null or {minLength?: 1–1024, pattern?: a regular expression, validationError?: text, resetTokenValidityDuration?: seconds}' },
+  accountLockout: { check: ACCOUNT_LOCKOUT, expects: 'null or {threshold: failed logins 1–1000, duration: minutes > 0}' },
   push: { check: object, expects: 'an object' },
-  email: { check: object, expects: 'an object' },
+  email: { check: EMAIL, expects: 'null or {host, port?, secure?, auth?: {user, pass}, from}' },
+  auth: {
+    check: AUTH,
+    expects: 'null or {anonymous?: {enabled?}, facebook?: {enabled?, appIds?, appSecret?, graphUrl?}, twitter?: {enabled?, consumerKey, consumerSecret, apiUrl?}}',
+  },
   filesURL: { check: url, expects: 'an http(s) URL' },
   rateLimits: { check: object, expects: 'an object' },
 };
@@ -43,4 +87,71 @@ export function parseSettings(body: Record<string, unknown>, ignore: readonly st
     settings[key] = value;
   }
   return settings as Partial<AppSettings>;
+}
+
+// Typed views of the settings above, for the code that applies them. Stored settings passed the
+// checks when they were written; the readers still fall back to "not set" on anything odd.
+
+export interface PasswordPolicy {
+  readonly minLength: number | null;
+  readonly pattern: RegExp | null;
+  readonly validationError: string | null;
+}
+
+export interface AccountLockout {
+  readonly threshold: number;
+  readonly durationMs: number;
+}
+
+export interface SmtpSettings {
+  readonly host: string;
+  readonly port: number | null;
+  readonly secure: boolean;
+  readonly auth: { readonly user: string; readonly pass: string } | null;
+  readonly from: string;
+}
+
+const DAY_SECONDS = 86_400;
+
+export function passwordPolicyOf(settings: AppSettings): PasswordPolicy | null {
+  const value = settings.passwordPolicy;
+  if (!isPlainObject(value)) return null;
+  return {
+    minLength: typeof value.minLength === 'number' ? value.minLength : null,
+    pattern: regexSource(value.pattern) ? new RegExp(value.pattern as string) : null,
+    validationError: typeof value.validationError === 'string' ? value.validationError : null,
+  };
+}
+
+export function accountLockoutOf(settings: AppSettings): AccountLockout | null {
+  const value = settings.accountLockout;
+  if (!isPlainObject(value) || typeof value.threshold !== 'number' || typeof value.duration !== 'number') return null;
+  return { threshold: value.threshold, durationMs: Math.round(value.duration * 60_000) };
+}
+
+export function smtpOf(settings: AppSettings): SmtpSettings | null {
+  const value = settings.email;
+  if (!isPlainObject(value) || typeof value.host !== 'string' || typeof value.from !== 'string') return null;
+  const auth = isPlainObject(value.auth) && typeof value.auth.user === 'string' && typeof value.auth.pass === 'string' ? { user: value.auth.user, pass: value.auth.pass } : null;
+  return { host: value.host, port: typeof value.port === 'number' ? value.port : null, secure: value.secure === true, auth, from: value.from };
+}
+
+/** Seconds an emailed link stays usable (decisions.md: 24 h unless the app says otherwise). */
+export function tokenLifetimeOf(settings: AppSettings, kind: 'verify' | 'reset'): number {
+  const value = kind === 'verify' ? settings.emailVerifyTokenValidityDuration : isPlainObject(settings.passwordPolicy) ? settings.passwordPolicy.resetTokenValidityDuration : undefined;
+  return typeof value === 'number' && value > 0 ? value : DAY_SECONDS;
+}
+
+/** The app's options for one authData service (`auth.<service>`), or an empty object. */
+export function authProviderSettings(settings: AppSettings, service: string): Readonly<Record<string, unknown>> {
+  const auth = settings.auth;
+  const value = isPlainObject(auth) ? auth[service] : undefined;
+  return isPlainObject(value) ? value : {};
+}
+
+/** `rateLimits.authRequestsPerMinute` when the app sets it, else the server's default. */
+export function authRequestsPerMinuteOf(settings: AppSettings, serverDefault: number): number {
+  const limits = settings.rateLimits;
+  const value = isPlainObject(limits) ? limits.authRequestsPerMinute : undefined;
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : serverDefault;
 }

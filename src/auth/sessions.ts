@@ -3,6 +3,8 @@ import type { AppStore, StoredObject } from '../storage/port.ts';
 import type { SchemaService } from '../schema/service.ts';
 import { ensureBuiltinClass } from '../schema/builtin.ts';
 import { newObjectId } from '../apps/ids.ts';
+import type { WhereNode } from '../query/ast.ts';
+import type { InnerScope } from '../query/secure.ts';
 
 /** What a valid session token tells about a request. */
 export interface SessionInfo {
@@ -19,12 +21,26 @@ export interface NewSession {
   readonly installationId: string | null;
   readonly restricted: boolean;
   readonly action: 'signup' | 'login' | 'create' | 'upgrade';
-  readonly authProvider: string;
+  /** How the user proved who it is; absent for a session made from another one (POST /1/sessions). */
+  readonly authProvider?: string;
   /** Legacy tokens (apps that do not require revocable sessions) have no `r:` prefix. */
   readonly legacy?: boolean;
   /** Seconds until expiry (app setting sessionLength); absent: never. */
   readonly lengthSeconds?: number;
   readonly extra?: Readonly<Record<string, unknown>>;
+}
+
+/** The sessions a restricted session may see: restricted ones (spec 5 rule 5). */
+export const RESTRICTED_ONLY: WhereNode = Object.freeze({ kind: 'compare', field: { kind: 'doc', path: ['restricted'] }, op: 'eq', value: true, as: 'boolean' } as const);
+
+/**
+ * Spec 5 rule 5 inside other classes' queries: an inner query on `_Session` of a restricted
+ * session sees restricted sessions only, or a `$select` with `$regex` on the token could read
+ * the user's unrestricted token a character at a time.
+ */
+export function innerScopeOf(session: SessionInfo | null): InnerScope | undefined {
+  if (!session?.restricted) return undefined;
+  return (className) => (className === '_Session' ? RESTRICTED_ONLY : null);
 }
 
 const CACHE_TTL_MS = 60_000;
@@ -42,6 +58,11 @@ export function newSessionToken(legacy = false): string {
  */
 export class SessionService {
   private readonly cache = new Map<string, { info: SessionInfo | null; at: number }>();
+  /**
+   * Counts invalidations. A look-up that started before a session was deleted can finish after
+   * the cache was dropped for it; it must not put the deleted session back into the cache.
+   */
+  private generation = 0;
 
   constructor(
     private readonly store: AppStore,
@@ -50,6 +71,7 @@ export class SessionService {
   ) {}
 
   invalidate(): void {
+    this.generation++;
     this.cache.clear();
   }
 
@@ -57,11 +79,13 @@ export class SessionService {
   async resolve(token: string): Promise<SessionInfo | null> {
     const cached = this.cache.get(token);
     if (cached && Date.now() - cached.at < CACHE_TTL_MS && !isExpired(cached.info)) return cached.info;
+    const generation = this.generation;
     let info = await this.load(token);
     if (info && isExpired(info)) {
       await this.store.delete('_Session', info.sessionId, null);
       info = null;
     }
+    if (generation !== this.generation) return info;
     if (this.cache.size >= CACHE_MAX) this.cache.clear();
     this.cache.set(token, { info, at: Date.now() });
     return info;
@@ -79,35 +103,37 @@ export class SessionService {
   }
 
   /**
-   * Creates a session; a new unrestricted session of a user on an installation replaces the one
-   * that user had there (spec 3.2).
+   * Creates a session. One session exists per user and installation (spec 2.7): a login or
+   * sign-up from an installation replaces whatever session the user had there, a restricted
+   * one paired with it included.
    */
   async create(session: NewSession): Promise<StoredObject> {
     await ensureBuiltinClass(this.schemas, '_Session');
-    if (session.installationId && !session.restricted) await this.deleteWhere(session.userId, session.installationId);
     const now = new Date();
     const data: Record<string, unknown> = {
       ...session.extra,
       sessionToken: newSessionToken(session.legacy),
       user: { __type: 'Pointer', className: '_User', objectId: session.userId },
       restricted: session.restricted,
-      createdWith: { action: session.action, authProvider: session.authProvider },
+      createdWith: session.authProvider === undefined ? { action: session.action } : { action: session.action, authProvider: session.authProvider },
       ACL: { [session.userId]: { read: true, write: true } },
     };
     if (session.installationId) data.installationId = session.installationId;
     if (session.lengthSeconds) data.expiresAt = { __type: 'Date', iso: new Date(now.getTime() + session.lengthSeconds * 1000).toISOString() };
     const object: StoredObject = { objectId: newObjectId(), createdAt: now.toISOString(), updatedAt: now.toISOString(), data, rperm: [session.userId], wperm: [session.userId] };
     await this.store.insert('_Session', { object, relations: [] });
+    if (session.installationId) await this.keepNewestOnInstallation(session.userId, session.installationId);
     return object;
   }
 
-  /** Removes one session, or every session of a user except `keep`. */
+  /** Removes one session; the next request with its token fails, in every process. */
   async remove(sessionId: string): Promise<boolean> {
     const removed = await this.store.delete('_Session', sessionId, null);
     await this.changed();
     return removed;
   }
 
+  /** Removes every session of a user except `keepSessionId` (a password change, a deleted user). */
   async removeAllOf(userId: string, keepSessionId: string | null = null): Promise<void> {
     if (!(await this.schemas.get('_Session'))) return;
     const sessions = await this.store.find('_Session', {
@@ -116,12 +142,33 @@ export class SessionService {
       limit: 10_000,
       skip: 0,
     });
-    for (const session of sessions) if (session.objectId !== keepSessionId) await this.store.delete('_Session', session.objectId, null);
-    await this.changed();
+    await this.removeSessions(sessions.filter((session) => session.objectId !== keepSessionId));
   }
 
-  private async deleteWhere(userId: string, installationId: string): Promise<void> {
-    const sessions = await this.store.find('_Session', {
+  /** Removes the user's sessions on an installation except `keepSessionId` (a session just paired there). */
+  async removeOnInstallation(userId: string, installationId: string, keepSessionId: string): Promise<void> {
+    const sessions = await this.onInstallation(userId, installationId);
+    await this.removeSessions(sessions.filter((session) => session.objectId !== keepSessionId));
+  }
+
+  /**
+   * Of the user's sessions on an installation only the newest stays. Every login runs this after
+   * its insert, so of concurrent logins from one installation exactly one keeps its session
+   * whatever the interleaving: an older session stored after a newer one's clean-up ran removes itself.
+   */
+  private async keepNewestOnInstallation(userId: string, installationId: string): Promise<void> {
+    const sessions = await this.onInstallation(userId, installationId);
+    const newest = sessions.reduce<StoredObject | null>((kept, session) => (kept && isNewer(kept, session) ? kept : session), null);
+    await this.removeSessions(sessions.filter((session) => session !== newest));
+  }
+
+  private async removeSessions(sessions: readonly StoredObject[]): Promise<void> {
+    for (const session of sessions) await this.store.delete('_Session', session.objectId, null);
+    if (sessions.length > 0) await this.changed();
+  }
+
+  private onInstallation(userId: string, installationId: string): Promise<StoredObject[]> {
+    return this.store.find('_Session', {
       where: {
         kind: 'and',
         nodes: [
@@ -133,14 +180,17 @@ export class SessionService {
       limit: 1000,
       skip: 0,
     });
-    for (const session of sessions) if (session.data.restricted !== true) await this.store.delete('_Session', session.objectId, null);
-    if (sessions.length > 0) await this.changed();
   }
 
   async changed(): Promise<void> {
     this.invalidate();
     await this.onChange();
   }
+}
+
+/** Creation order, with the objectId to break ties between sessions made in one millisecond. */
+function isNewer(a: StoredObject, b: StoredObject): boolean {
+  return a.createdAt === b.createdAt ? a.objectId > b.objectId : a.createdAt > b.createdAt;
 }
 
 function isExpired(info: SessionInfo | null): boolean {

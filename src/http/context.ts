@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Errors } from '../errors/index.ts';
 import { authenticateKey } from '../auth/credentials.ts';
-import type { RequestContext } from '../rest/context.ts';
+import { callerPrincipals, type UserOptions, type RequestContext } from '../rest/context.ts';
 import type { AppHandle } from '../apps/registry.ts';
 import type { SessionInfo } from '../auth/sessions.ts';
 import type { HttpDeps } from './deps.ts';
@@ -17,6 +17,8 @@ export async function resolveContext(deps: HttpDeps, request: FastifyRequest, sd
   const key = authenticateKey(record, credentials);
   const app = await deps.apps.handle(record);
   const session = credentials.sessionToken ? await resolveSession(app, credentials.sessionToken) : null;
+  // Roles matter to every read and write a user makes, so they are looked up once, here (cached per user).
+  const roles = session ? await app.roles.principalsOf(session.userId) : [];
   return {
     app,
     auth: {
@@ -26,9 +28,12 @@ export async function resolveContext(deps: HttpDeps, request: FastifyRequest, sd
       session,
       installationId: credentials.installationId ?? null,
       revocableSession: credentials.revocableSession ?? false,
+      principals: callerPrincipals(session?.userId ?? null, roles),
     },
     publicUrl: publicUrl(deps, request),
     limits: { objectSize: deps.config.objectSizeLimit },
+    clientIp: request.ip,
+    userOptions: userOptions(deps),
     log: request.log,
   };
 }
@@ -49,4 +54,28 @@ async function resolveSession(app: AppHandle, token: string): Promise<SessionInf
 export function publicUrl(deps: HttpDeps, request: FastifyRequest): string {
   if (deps.config.publicUrl) return deps.config.publicUrl.replace(/\/+$/, '');
   return `${request.protocol}://${request.headers.host ?? `localhost:${deps.config.port}`}`;
+}
+
+/**
+ * Links in mails must not follow a request's Host header: a caller could otherwise have a
+ * password-reset link for someone else's account point at a host of its choosing. Without
+ * --public-url they point at this server's own listening address.
+ */
+export function linkBaseUrl(deps: HttpDeps): string {
+  if (deps.config.publicUrl) return deps.config.publicUrl.replace(/\/+$/, '');
+  const host = ['0.0.0.0', '::', ''].includes(deps.config.host) ? 'localhost' : deps.config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${deps.config.port}`;
+}
+
+const optionsOf = new WeakMap<HttpDeps, UserOptions>();
+
+/** Built once per server: every request carries the same object. */
+export function userOptions(deps: HttpDeps): UserOptions {
+  let options = optionsOf.get(deps);
+  if (!options) {
+    const { config } = deps;
+    options = Object.freeze({ linkBaseUrl: linkBaseUrl(deps), authRequestsPerMinute: config.authRequestsPerMinute, facebookGraphUrl: config.facebookGraphUrl, twitterApiUrl: config.twitterApiUrl });
+    optionsOf.set(deps, options);
+  }
+  return options;
 }

@@ -13,6 +13,16 @@ export interface Auth {
   readonly installationId: string | null;
   /** `X-Svc-Revocable-Session: 1`: sign-up and login hand out a revocable token whatever the app says. */
   readonly revocableSession: boolean;
+  /**
+   * Who the caller is in ACLs and class-level permissions: `*`, the user's id and `role:<name>`
+   * for each of its roles, inherited ones included (spec 2.5, 2.6). Computed once per request.
+   */
+  readonly principals: readonly string[];
+}
+
+/** The principals of a caller: everyone's, then the user's own and its roles'. */
+export function callerPrincipals(userId: string | null, roles: readonly string[]): readonly string[] {
+  return userId ? ['*', userId, ...roles] : ['*'];
 }
 
 /** Everything a use case knows about the request: no HTTP framework types cross this line. */
@@ -22,19 +32,32 @@ export interface RequestContext {
   /** Public root URL of this server, without a trailing slash (Location headers, file URLs). */
   readonly publicUrl: string;
   readonly limits: { readonly objectSize: number };
+  /** The client's address (X-Forwarded-For only with --trust-proxy): per-address limits count it. */
+  readonly clientIp: string;
+  readonly userOptions: UserOptions;
   /** The request's logger: its lines carry the request id. */
   readonly log: Log;
 }
 
 /** What use cases need of a logger (pino's shape). */
 export interface Log {
+  info(fields: Record<string, unknown>, message: string): void;
   warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+/** Server-wide options of sign-up, login and emailed links (src/config), which apps may override. */
+export interface UserOptions {
+  /** Root of the links in mails: the configured public URL, never a request's Host header, which a caller controls. */
+  readonly linkBaseUrl: string;
+  readonly authRequestsPerMinute: number;
+  readonly facebookGraphUrl: string;
+  readonly twitterApiUrl: string;
 }
 
 /** The permission principals of the caller; null means the master key (no check). */
 export function principals(ctx: RequestContext): Principals {
-  if (ctx.auth.isMaster) return null;
-  return ctx.auth.userId ? ['*', ctx.auth.userId] : ['*'];
+  return ctx.auth.isMaster ? null : ctx.auth.principals;
 }
 
 /** A use case's answer: the HTTP edge turns it into a response. */

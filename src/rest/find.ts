@@ -1,7 +1,10 @@
 import { Errors } from '../errors/index.ts';
 import { parseOrder, parseQuery } from '../query/parse.ts';
 import { secure } from '../query/secure.ts';
+import { innerScopeOf } from '../auth/sessions.ts';
 import { and, type WhereNode } from '../query/ast.ts';
+import { assertNotProtected, classGrant, grantAllows, grantWhere, guardInner, hideProtected, shieldOf, type ClassGrant, type QueryGuard } from '../auth/clp.ts';
+import type { ClassSchema } from '../schema/types.ts';
 import { ok, principals, type RequestContext, type Result } from './context.ts';
 import { parseShape, shapeResults } from './shape.ts';
 import { takeCountQuery, withRegexSlot } from './limits.ts';
@@ -42,17 +45,37 @@ export async function queryClass(ctx: RequestContext, className: string, params:
   const shape = parseShape(params);
   if (!schema) return ok(withCount ? { results: [], count: 0 } : { results: [] });
 
-  const secured = secure(scope ? and([parsed.where, scope]) : parsed.where, principals(ctx));
+  // Class-level permissions (decisions.md): `find` for results, `count` for a count; each may
+  // be limited to the objects whose user fields name the caller. Then the ACLs, everywhere.
+  const findGrant = limit > 0 || !withCount ? classGrant(ctx.auth, schema, 'find') : null;
+  const countGrant = withCount ? classGrant(ctx.auth, schema, 'count') : null;
+  assertNotProtected(shieldOf(ctx.auth, schema), parsed.where, order);
+  const guarded = await guardInner(queryGuard(ctx, schemas), scope ? and([parsed.where, scope]) : parsed.where);
+  const secured = secure(guarded, principals(ctx), innerScopeOf(ctx.auth.session));
+  const limited = (grant: ClassGrant | null) => (grant ? and([secured, grantWhere(grant, schema, ctx.auth.userId)]) : secured);
   if (withCount) await takeCountQuery(ctx);
   if (limit > 0 || withCount) await noteScan(ctx, className, schema, parsed.where, order);
   const run = () =>
     Promise.all([
-      limit > 0 ? ctx.app.store.find(className, { where: secured, order, limit, skip }) : Promise.resolve([]),
-      withCount ? ctx.app.store.count(className, secured) : Promise.resolve(undefined),
+      limit > 0 ? ctx.app.store.find(className, { where: limited(findGrant), order, limit, skip }) : Promise.resolve([]),
+      withCount ? ctx.app.store.count(className, limited(countGrant)) : Promise.resolve(undefined),
     ]);
   const [objects, count] = parsed.regex ? await withRegexSlot(ctx, run) : await run();
   const results = await shapeResults(ctx, schema, objects, shape);
+  hideProtected(ctx.auth, schema, objects, results);
   return ok(count === undefined ? { results } : { results, count });
+}
+
+/** How inner queries and `$relatedTo` owners of this request are checked (auth/clp.ts). */
+function queryGuard(ctx: RequestContext, schemas: ReadonlyMap<string, ClassSchema>): QueryGuard {
+  return {
+    caller: ctx.auth,
+    schemaOf: (name) => schemas.get(name) ?? null,
+    readable: async (className, objectId, grant) => {
+      const object = await ctx.app.store.get(className, objectId, principals(ctx));
+      return object !== null && grantAllows(grant, object, ctx.auth.userId);
+    },
+  };
 }
 
 export function parseJsonParam(value: unknown, name: string): unknown {

@@ -3,6 +3,7 @@ import { isPlainObject } from '../encoding/values.ts';
 import { and } from '../query/ast.ts';
 import { isSystemClass } from '../schema/names.ts';
 import type { ClassSchema } from '../schema/types.ts';
+import { findGrant, grantWhere, hiddenFields, shieldOf } from '../auth/clp.ts';
 import { principals, type RequestContext } from './context.ts';
 import { renderObject } from './render.ts';
 
@@ -12,6 +13,8 @@ const SEGMENT = /^[A-Za-z0-9_]+$/;
 const CHUNK = 1000;
 /** `include=*` (the SDKs' `includeAll()`): every Pointer and Array field of the class. */
 export const INCLUDE_ALL = '*';
+/** Built-in classes whose objects an include expands under their ACLs and class-level permissions. */
+const INCLUDABLE_BUILT_IN: ReadonlySet<string> = new Set(['_User', '_Role']);
 
 /**
  * `include=a,b.c` → paths, each also implying its parents (`b` for `b.c`), parents first. `*`
@@ -78,20 +81,30 @@ export async function resolveIncludes(ctx: RequestContext, objects: Json[], path
 
 async function fetchObjects(ctx: RequestContext, className: string, ids: string[]): Promise<Map<string, Json>> {
   const found = new Map<string, Json>();
-  // Built-in classes are read through their own endpoints and rules (class-access.ts): through
-  // an include, as through /1/classes, only the master key sees them for now.
-  if (isSystemClass(className) && !ctx.auth.isMaster) return found;
+  // Other built-in classes (sessions, installations) have rules of their own that an include
+  // does not know: only the master key expands pointers to them.
+  if (isSystemClass(className) && !INCLUDABLE_BUILT_IN.has(className) && !ctx.auth.isMaster) return found;
   const schema = await ctx.app.schemas.get(className);
   if (!schema) return found;
+  // What a direct read would refuse stays a plain Pointer: the `get` permission, the ACL, the
+  // grant's user fields; protected fields are left out as on a direct read.
+  const grant = findGrant(ctx.auth, schema, 'get');
+  if (!grant) return found;
   const read = principals(ctx);
+  const shield = shieldOf(ctx.auth, schema);
   for (let i = 0; i < ids.length; i += CHUNK) {
     const chunk = ids.slice(i, i + CHUNK);
     const where = and([
       { kind: 'in', field: { kind: 'column', column: 'objectId' }, values: chunk, as: 'text' },
       ...(read ? [{ kind: 'acl' as const, access: 'read' as const, principals: read }] : []),
+      grantWhere(grant, schema, ctx.auth.userId),
     ]);
     for (const object of await ctx.app.store.find(className, { where, order: [], limit: chunk.length, skip: 0 })) {
-      found.set(object.objectId, { __type: 'Object', className, ...renderObject(ctx, schema, object) });
+      const rendered = renderObject(ctx, schema, object);
+      if (shield) for (const field of hiddenFields(shield, object, ctx.auth.userId)) delete rendered[field];
+      // As on GET /1/users/<objectId>: a user's linked accounts are shown to that user only.
+      if (className === '_User' && !ctx.auth.isMaster && object.objectId !== ctx.auth.userId) delete rendered.authData;
+      found.set(object.objectId, { __type: 'Object', className, ...rendered });
     }
   }
   return found;

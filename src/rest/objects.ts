@@ -1,54 +1,103 @@
 import { Errors } from '../errors/index.ts';
 import { PUBLIC, type Acl } from '../encoding/acl.ts';
 import { newObjectId } from '../apps/ids.ts';
-import { applyPlan, planWrite, type AppliedPlan } from './write-plan.ts';
+import { classGrant, grantAllows, grantWhere, hideProtected, type ClassGrant } from '../auth/clp.ts';
+import type { ClassSchema } from '../schema/types.ts';
+import type { StoredObject } from '../storage/port.ts';
+import { applyPlan, planWrite, type AppliedPlan, type WritePlan } from './write-plan.ts';
 import { ok, principals, type RequestContext, type Result } from './context.ts';
 import { objectUrl } from './render.ts';
 import { shapeResults, type Shape } from './shape.ts';
+import { assertGenericClass } from './class-access.ts';
 
 const NO_SHAPE: Shape = { include: [], keys: undefined };
-import { assertGenericClass } from './class-access.ts';
 
 /** POST /1/classes/<className> (spec 4.1): 201, Location, {objectId, createdAt}. */
 export async function createObject(ctx: RequestContext, className: string, body: unknown): Promise<Result> {
   assertGenericClass(ctx, className, 'write');
-  const plan = planWrite(body);
+  return insertObject(ctx, className, planWrite(body), {
+    mayCreateClass: ctx.auth.isMaster || ctx.app.record.settings.clientClassCreationEnabled,
+    location: (objectId) => objectUrl(ctx, className, objectId),
+  });
+}
+
+export interface InsertOptions {
+  readonly mayCreateClass: boolean;
+  readonly location: (objectId: string) => string;
+  /** Turns a storage error (a unique index) into the endpoint's own. */
+  readonly translate?: (error: unknown) => unknown;
+}
+
+/**
+ * Creates an object of any class once its endpoint has checked the body: the class's `create`
+ * permission, and `addField` for fields the class does not have yet. A class that does not exist
+ * is created with the public default permissions, so there is nothing to check.
+ */
+export async function insertObject(ctx: RequestContext, className: string, plan: WritePlan, options: InsertOptions): Promise<Result> {
+  const schema = await ctx.app.schemas.get(className);
+  if (schema) {
+    classGrant(ctx.auth, schema, 'create');
+    if (addsFields(schema, plan)) classGrant(ctx.auth, schema, 'addField');
+  }
   const permissions = plan.permissions ?? PUBLIC;
   const applied = applyPlan(plan, {}, permissions);
   checkSize(ctx, applied);
-  await ctx.app.schemas.ensureFields(className, plan.types, {
-    mayCreateClass: ctx.auth.isMaster || ctx.app.record.settings.clientClassCreationEnabled,
-  });
+  await ctx.app.schemas.ensureFields(className, plan.types, { mayCreateClass: options.mayCreateClass });
   const now = new Date().toISOString();
   const object = { objectId: newObjectId(), createdAt: now, updatedAt: now, data: applied.data, rperm: permissions.rperm, wperm: permissions.wperm };
-  await ctx.app.store.insert(className, { object, relations: applied.relations });
-  return ok({ objectId: object.objectId, createdAt: now, ...applied.opResults }, 201, { Location: objectUrl(ctx, className, object.objectId) });
+  try {
+    await ctx.app.store.insert(className, { object, relations: applied.relations });
+  } catch (error) {
+    throw options.translate ? options.translate(error) : error;
+  }
+  return ok({ objectId: object.objectId, createdAt: now, ...applied.opResults }, 201, { Location: options.location(object.objectId) });
 }
 
 /** GET /1/classes/<className>/<objectId>: unreadable and missing objects both answer 101. */
 export async function getObject(ctx: RequestContext, className: string, objectId: string, shape: Shape = NO_SHAPE): Promise<Result> {
   assertGenericClass(ctx, className, 'read');
+  return readObject(ctx, className, objectId, shape);
+}
+
+/** One object of any class, as the caller may see it: `get` permission, ACL, protected fields. */
+export async function readObject(ctx: RequestContext, className: string, objectId: string, shape: Shape = NO_SHAPE): Promise<Result> {
   const schema = await ctx.app.schemas.get(className);
   if (!schema) throw notFound(className, objectId);
+  const grant = classGrant(ctx.auth, schema, 'get');
   const object = await ctx.app.store.get(className, objectId, principals(ctx));
-  if (!object) throw notFound(className, objectId);
-  return ok((await shapeResults(ctx, schema, [object], shape))[0]);
+  if (!object || !grantAllows(grant, object, ctx.auth.userId)) throw notFound(className, objectId);
+  const rendered = await shapeResults(ctx, schema, [object], shape);
+  hideProtected(ctx.auth, schema, [object], rendered);
+  return ok(rendered[0]);
 }
 
 /** PUT /1/classes/<className>/<objectId>: {updatedAt} plus the results of operators. */
 export async function updateObject(ctx: RequestContext, className: string, objectId: string, body: unknown): Promise<Result> {
   assertGenericClass(ctx, className, 'write');
-  const plan = planWrite(body);
+  return modifyObject(ctx, className, objectId, planWrite(body));
+}
+
+/**
+ * Updates an object of any class: `update` permission (and `addField` for new fields), then the
+ * write ACL and the grant's user fields on the row as it is locked. `guard` sees the current
+ * object before anything changes (a role's name cannot change).
+ */
+export async function modifyObject(ctx: RequestContext, className: string, objectId: string, plan: WritePlan, guard?: (current: StoredObject) => void): Promise<Result> {
   const schema = await ctx.app.schemas.get(className);
   if (!schema) throw notFound(className, objectId);
+  const grant = classGrant(ctx.auth, schema, 'update');
   // A write that would add fields to the class must not add them for an object that is not
   // there (or not the caller's to change): look first, but only on that rare path.
-  const addsFields = [...plan.types.keys()].some((field) => !Object.hasOwn(schema.fields, field));
-  if (addsFields && !(await ctx.app.store.canWrite(className, objectId, principals(ctx)))) throw notFound(className, objectId);
+  if (addsFields(schema, plan)) {
+    classGrant(ctx.auth, schema, 'addField');
+    if (!(await writable(ctx, className, objectId, grant))) throw notFound(className, objectId);
+  }
   await ctx.app.schemas.ensureFields(className, plan.types, { mayCreateClass: false });
   let applied: AppliedPlan | null = null;
   const updatedAt = new Date().toISOString();
   const updated = await ctx.app.store.update(className, objectId, principals(ctx), (current) => {
+    if (!grantAllows(grant, current, ctx.auth.userId)) throw notFound(className, objectId);
+    guard?.(current);
     const permissions = plan.permissions ?? { acl: (current.data.ACL as Acl | undefined) ?? null, rperm: current.rperm, wperm: current.wperm };
     applied = applyPlan(plan, current.data, permissions);
     checkSize(ctx, applied);
@@ -61,12 +110,32 @@ export async function updateObject(ctx: RequestContext, className: string, objec
 /** DELETE /1/classes/<className>/<objectId>: `{}`. Files the object points to are kept. */
 export async function deleteObject(ctx: RequestContext, className: string, objectId: string): Promise<Result> {
   assertGenericClass(ctx, className, 'write');
+  return removeObject(ctx, className, objectId);
+}
+
+/** Deletes an object of any class: `delete` permission, write ACL and user fields, in one statement. */
+export async function removeObject(ctx: RequestContext, className: string, objectId: string): Promise<Result> {
   const schema = await ctx.app.schemas.get(className);
-  if (!schema || !(await ctx.app.store.delete(className, objectId, principals(ctx)))) throw notFound(className, objectId);
+  if (!schema) throw notFound(className, objectId);
+  const grant = classGrant(ctx.auth, schema, 'delete');
+  const limit = grant.userFields ? grantWhere(grant, schema, ctx.auth.userId) : undefined;
+  if (!(await ctx.app.store.delete(className, objectId, principals(ctx), limit))) throw notFound(className, objectId);
   return ok({});
 }
 
-function notFound(className: string, objectId: string) {
+async function writable(ctx: RequestContext, className: string, objectId: string, grant: ClassGrant): Promise<boolean> {
+  if (!(await ctx.app.store.canWrite(className, objectId, principals(ctx)))) return false;
+  if (!grant.userFields) return true;
+  const current = await ctx.app.store.get(className, objectId, null);
+  return current !== null && grantAllows(grant, current, ctx.auth.userId);
+}
+
+function addsFields(schema: ClassSchema, plan: WritePlan): boolean {
+  return [...plan.types.keys()].some((field) => !Object.hasOwn(schema.fields, field));
+}
+
+/** The same answer for an object that is missing and one the caller may not see or change. */
+export function notFound(className: string, objectId: string) {
   return Errors.objectNotFound(`Object not found: ${className} ${JSON.stringify(objectId.slice(0, 40))}.`);
 }
 

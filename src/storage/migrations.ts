@@ -1,4 +1,5 @@
 import type { SqlCompiler } from '../sql/compiler.ts';
+import { ident } from '../sql/params.ts';
 
 /**
  * Versioned migrations. System migrations create the account and app tables once per database;
@@ -41,6 +42,25 @@ export const APP_MIGRATIONS: readonly Migration[] = [
     statements: (d, t) => [
       `CREATE TABLE IF NOT EXISTS ${t('_Idempotency')} ("requestId" ${d.keyType} PRIMARY KEY, "startedAt" BIGINT NOT NULL, "status" INTEGER, "body" TEXT)`,
     ],
+  },
+  {
+    // Emailed links (verify_email, reset_password): only a SHA-256 of each token is kept, so a
+    // copy of the database opens no account. Mail that could not go out by SMTP, or that has no
+    // SMTP server to go to, waits in the outbox for the operator.
+    version: 4,
+    statements: (d, t) => [
+      `CREATE TABLE IF NOT EXISTS ${t('_Token')} ("hash" ${d.keyType} PRIMARY KEY, "kind" ${d.keyType} NOT NULL, "userId" ${d.keyType} NOT NULL, "email" TEXT NOT NULL, "expiresAt" BIGINT NOT NULL)`,
+      `CREATE INDEX IF NOT EXISTS ${ident('_Token_user')} ON ${t('_Token')} ("userId", "kind")`,
+      `CREATE INDEX IF NOT EXISTS ${ident('_Token_expiry')} ON ${t('_Token')} ("expiresAt")`,
+      `CREATE TABLE IF NOT EXISTS ${t('_Outbox')} ("id" ${d.keyType} PRIMARY KEY, "createdAt" ${d.keyType} NOT NULL, "to" TEXT NOT NULL, "subject" TEXT NOT NULL, "text" TEXT NOT NULL, "html" TEXT, "status" ${d.keyType} NOT NULL, "error" TEXT)`,
+      `CREATE INDEX IF NOT EXISTS ${ident('_Outbox_created')} ON ${t('_Outbox')} ("createdAt")`,
+    ],
+  },
+  {
+    // Owners by member: the roles of a user (and the roles above a role) are looked up for every
+    // session, and Relation constraints ({likes: Pointer}) ask the same question.
+    version: 5,
+    statements: (_d, t) => [`CREATE INDEX IF NOT EXISTS ${ident('_Join_related')} ON ${t('_Join')} ("owningClass", "owningField", "relatedId")`],
   },
 ];
 

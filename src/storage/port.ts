@@ -33,7 +33,8 @@ export interface AppStore {
   count(className: string, where: WhereNode): Promise<number>;
   /** Reads the object under a write lock, lets `mutate` compute the new state, stores it. */
   update(className: string, objectId: string, write: Principals, mutate: (current: StoredObject) => ObjectWrite): Promise<StoredObject | null>;
-  delete(className: string, objectId: string, write: Principals): Promise<boolean>;
+  /** Deletes the object if these principals may write it and it matches `where` (when given). */
+  delete(className: string, objectId: string, write: Principals, where?: WhereNode): Promise<boolean>;
   /** Whether the object exists and these principals may write it. */
   canWrite(className: string, objectId: string, write: Principals): Promise<boolean>;
   relatedIds(className: string, field: string, objectId: string): Promise<string[]>;

@@ -108,13 +108,14 @@ export class SqlAppStore implements AppStore {
     }
   }
 
-  async delete(className: string, objectId: string, write: Principals): Promise<boolean> {
+  async delete(className: string, objectId: string, write: Principals, only?: WhereNode): Promise<boolean> {
     const table = this.ns.table(className);
     const d = this.dialect;
     return this.ns.driver.transaction(async (tx) => {
-      const params = d.params();
+      const params = d.params(this.tables);
       let where = `"objectId" = ${params.add(objectId)}`;
       if (write) where += ` AND ${d.where({ kind: 'acl', access: 'write', principals: write }, params)}`;
+      if (only) where += ` AND (${d.where(only, params)})`;
       const deleted = await tx.run(`DELETE FROM ${table} WHERE ${where}`, params.values);
       if (deleted === 0) return false;
       await tx.run(`DELETE FROM ${this.ns.table(JOIN_TABLE)} WHERE "owningClass" = ${d.placeholder(1)} AND "owningId" = ${d.placeholder(2)}`, [className, objectId]);

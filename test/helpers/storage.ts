@@ -25,7 +25,16 @@ export interface Storage {
   plan(className: string, where: string): Promise<string>;
   /** Rows of the app's relation join table for one class and field. */
   joinRows(className: string, field: string): Promise<number>;
+  /** Every object of the class as stored: its id and its JSON document, server-only fields included. */
+  documents(className: string): Promise<StoredDocument[]>;
+  /** Replaces the JSON document of one object, for state the API cannot create (an imported password hash). */
+  writeDocument(className: string, objectId: string, data: Record<string, unknown>): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface StoredDocument {
+  readonly objectId: string;
+  readonly data: Record<string, any>;
 }
 
 /** Opens the storage of the app on `target` that holds the table of `markerClass`. */
@@ -68,6 +77,14 @@ async function postgresStorage(markerClass: string): Promise<Omit<Storage, 'inde
       const { rows } = await client.query(`SELECT count(*)::int AS n FROM "${schema}"."_Join" WHERE "owningClass" = $1 AND "owningField" = $2`, [className, field]);
       return Number(rows[0].n);
     },
+    async documents(className) {
+      const { rows } = await client.query(`SELECT "objectId", "data" FROM "${schema}"."${className}" ORDER BY "objectId"`);
+      return rows.map((row) => ({ objectId: String(row.objectId), data: row.data as Record<string, any> }));
+    },
+    async writeDocument(className, objectId, data) {
+      const result = await client.query(`UPDATE "${schema}"."${className}" SET "data" = $1::jsonb WHERE "objectId" = $2`, [JSON.stringify(data), objectId]);
+      assert.equal(result.rowCount, 1, `${className} ${objectId} is stored`);
+    },
     async close() {
       await client.end();
     },
@@ -107,6 +124,20 @@ function sqliteStorage(markerClass: string): Omit<Storage, 'indexesNamed'> {
     async joinRows(className, field) {
       const row = file.prepare(`SELECT count(*) AS n FROM "_Join" WHERE "owningClass" = ? AND "owningField" = ?`).get(className, field) as { n: number };
       return row.n;
+    },
+    async documents(className) {
+      const rows = file.prepare(`SELECT "objectId", json("data") AS "data" FROM "${className}" ORDER BY "objectId"`).all() as { objectId: string; data: string }[];
+      return rows.map((row) => ({ objectId: row.objectId, data: JSON.parse(row.data) as Record<string, any> }));
+    },
+    async writeDocument(className, objectId, data) {
+      // The reading handle is read-only; a short-lived writer waits for the server's own writes.
+      const writer = new Database(file.name, { fileMustExist: true, timeout: 10_000 });
+      try {
+        const result = writer.prepare(`UPDATE "${className}" SET "data" = jsonb(?) WHERE "objectId" = ?`).run(JSON.stringify(data), objectId);
+        assert.equal(result.changes, 1, `${className} ${objectId} is stored`);
+      } finally {
+        writer.close();
+      }
     },
     async close() {
       file.close();

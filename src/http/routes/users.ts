@@ -3,6 +3,8 @@ import { signUp } from '../../rest/users/signup.ts';
 import { logIn, logOut, me } from '../../rest/users/login.ts';
 import { deleteUser, findUsers, getUser, updateUser } from '../../rest/users/manage.ts';
 import { isPlainObject } from '../../encoding/values.ts';
+import { requestPasswordReset } from '../../rest/users/password-reset.ts';
+import { requestVerificationEmail } from '../../rest/users/email-verification.ts';
 
 /** Spec 4.3. `me` comes before `:objectId`: batch and `_method` match routes in this order. */
 export const userRoutes: AppRoute[] = [
@@ -16,4 +18,7 @@ export const userRoutes: AppRoute[] = [
   // The Parse SDKs log in with a POST whose body holds username and password.
   { method: 'POST', path: '/1/login', handler: (ctx, { body, query }) => logIn(ctx, isPlainObject(body) ? { ...query, ...body } : query) },
   { method: 'POST', path: '/1/logout', handler: (ctx) => logOut(ctx) },
+  { method: 'POST', path: '/1/requestPasswordReset', handler: (ctx, { body }) => requestPasswordReset(ctx, body ?? {}) },
+  // Not in the spec: the Parse SDKs' "send the confirmation mail again".
+  { method: 'POST', path: '/1/verificationEmailRequest', handler: (ctx, { body }) => requestVerificationEmail(ctx, body ?? {}) },
 ];

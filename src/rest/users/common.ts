@@ -4,6 +4,8 @@ import { uniqueField } from '../../schema/builtin.ts';
 import { renderObject } from '../render.ts';
 import type { RequestContext } from '../context.ts';
 import type { NewSession } from '../../auth/sessions.ts';
+import { authRequestsPerMinuteOf, passwordPolicyOf, type PasswordPolicy } from '../../apps/settings.ts';
+import type { AppSettings } from '../../apps/types.ts';
 
 export const USER = '_User';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -30,9 +32,10 @@ export function checkPassword(value: unknown): string {
   return value;
 }
 
-/** A unique index on username or email said no: 202 / 203 (spec 2.4, decisions.md). */
+/** A unique index on username, email or an authData id said no: 202 / 203 / 208 (spec 2.4, decisions.md). */
 export function translateUnique(error: unknown): unknown {
   if (!(error instanceof UniqueViolation)) return error;
+  if (isAuthDataIndex(error.index)) return Errors.accountAlreadyLinked('This authData is already linked to another user.');
   const field = uniqueField(error.index);
   if (field === 'username') return Errors.usernameTaken('This username is already taken.');
   if (field === 'email') return Errors.emailTaken('This email address is already taken.');
@@ -69,4 +72,76 @@ export function sessionFor(ctx: RequestContext, userId: string, action: 'signup'
     legacy: !settings.requireRevocableSessions && !ctx.auth.revocableSession,
     ...(length ? { lengthSeconds: length } : {}),
   };
+}
+
+/** The unique index on `authData.<service>.id` that authdata.ts creates; its name ends in `authData:<service>`. */
+export function authDataIndexName(service: string): string {
+  return `authData:${service}`;
+}
+
+export function isAuthDataIndex(physicalIndex: string): boolean {
+  return /authData:[A-Za-z0-9_]+$/.test(physicalIndex);
+}
+
+/**
+ * The app's passwordPolicy (decisions.md): a new password that is too short or does not match
+ * the pattern is refused with 142, at sign-up, password change and password reset.
+ */
+export function checkPasswordPolicy(settings: AppSettings, password: string): string {
+  const policy = passwordPolicyOf(settings);
+  if (policy && !meetsPolicy(policy, password)) throw Errors.validationError(policy.validationError ?? policyMessage(policy));
+  return password;
+}
+
+function meetsPolicy(policy: PasswordPolicy, password: string): boolean {
+  if (policy.minLength !== null && [...password].length < policy.minLength) return false;
+  return policy.pattern === null || policy.pattern.test(password);
+}
+
+function policyMessage(policy: PasswordPolicy): string {
+  const rules = [policy.minLength !== null ? `at least ${policy.minLength} characters` : null, policy.pattern ? 'the form this app requires' : null].filter(Boolean);
+  return `The password does not meet the password policy: it must have ${rules.join(' and ')}.`;
+}
+
+/** Who is asking, for the per-address limit of login, sign-up and password reset. */
+export interface AuthAttempt {
+  readonly app: RequestContext['app'];
+  readonly clientIp: string;
+  readonly userOptions: RequestContext['userOptions'];
+  readonly auth?: { readonly isMaster: boolean };
+}
+
+/**
+ * decisions.md "Limits": login, sign-up and password-reset requests, 30 a minute per client
+ * address by default (the server's --auth-requests-per-minute, or the app's
+ * rateLimits.authRequestsPerMinute). Counted in the app's database, so every server process
+ * shares one budget. The master key is not limited: it is held by the app's own servers, which
+ * may sign users up in bulk.
+ */
+export async function takeAuthAttempt(attempt: AuthAttempt): Promise<void> {
+  if (attempt.auth?.isMaster) return;
+  const limit = authRequestsPerMinuteOf(attempt.app.record.settings, attempt.userOptions.authRequestsPerMinute);
+  if (limit === 0) return;
+  const used = await attempt.app.store.countInWindow(`auth:${addressKey(attempt.clientIp)}`, Math.floor(Date.now() / 60_000));
+  if (used > limit) throw Errors.requestLimitExceeded(`Too many login, sign-up and password-reset requests from this address: at most ${limit} a minute are allowed.`);
+}
+
+/**
+ * The unit the limit counts: an IPv4 address, or the /64 network of an IPv6 one, since one
+ * IPv6 host usually holds a whole /64 and could otherwise start afresh from each address in it.
+ */
+export function addressKey(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  if (!ip.includes(':')) return ip;
+  const [head = '', tail] = ip.split('%')[0]!.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
+/** Whether the app keeps users with an unverified address from logging in (Parse's rule: both settings on). */
+export function requiresVerifiedEmail(settings: AppSettings): boolean {
+  return settings.emailVerification === true && settings.preventLoginWithUnverifiedEmail === true;
 }

@@ -1,16 +1,26 @@
 import { Errors } from '../../errors/index.ts';
 import { hashPassword, needsRehash, verifyPassword } from '../../auth/passwords.ts';
+import { accountLockoutOf, type AccountLockout } from '../../apps/settings.ts';
 import type { StoredObject } from '../../storage/port.ts';
 import { ok, type RequestContext, type Result } from '../context.ts';
-import { renderUser, sessionFor, USER } from './common.ts';
+import { renderUser, requiresVerifiedEmail, sessionFor, takeAuthAttempt, USER } from './common.ts';
 
 const INVALID = 'Invalid username/password.';
+const FAILED_COUNT = '_failed_login_count';
+const LOCKED_UNTIL = '_account_lockout_expires_at';
+/** The server's own fields of the lockout, kept in the user document (never rendered: they start with "_"). */
+export const LOCKOUT_FIELDS = [FAILED_COUNT, LOCKED_UNTIL] as const;
 
 /**
  * GET or POST /1/login (spec 4.3): the user's fields and a new session token. A wrong username
  * and a wrong password get the same answer (decisions.md: 404/101), so usernames cannot be probed.
+ * With accountLockout, `threshold` wrong passwords in a row lock the account for `duration`
+ * minutes, and while it is locked even the right password is refused (Parse's answer: 101 and
+ * a message that says so). With preventLoginWithUnverifiedEmail, a right password of a user
+ * whose address is not verified gets 205 (Parse's answer too).
  */
 export async function logIn(ctx: RequestContext, input: { username?: unknown; password?: unknown }): Promise<Result> {
+  await takeAuthAttempt(ctx);
   if (typeof input.username !== 'string' || input.username === '') throw Errors.usernameMissing('A username is required.');
   if (typeof input.password !== 'string' || input.password === '') throw Errors.passwordMissing('A password is required.');
   const user = await findByUsername(ctx, input.username);
@@ -20,13 +30,60 @@ export async function logIn(ctx: RequestContext, input: { username?: unknown; pa
     await hashPassword(input.password);
     throw Errors.objectNotFound(INVALID);
   }
-  if (!(await verifyPassword(stored, input.password))) throw Errors.objectNotFound(INVALID);
-  if (needsRehash(stored)) {
-    const rehashed = await hashPassword(input.password);
-    await ctx.app.store.update(USER, user.objectId, null, (current) => ({ object: { ...current, data: { ...current.data, _hashed_password: rehashed } }, relations: [] }));
+  const lockout = accountLockoutOf(ctx.app.record.settings);
+  if (lockout) assertNotLocked(user, lockout);
+  if (!(await verifyPassword(stored, input.password))) {
+    if (lockout) await countFailure(ctx, user.objectId, lockout);
+    throw Errors.objectNotFound(INVALID);
+  }
+  if (requiresVerifiedEmail(ctx.app.record.settings) && user.data.emailVerified !== true) throw Errors.emailNotFound('User email is not verified.');
+  const rehash = needsRehash(stored) ? await hashPassword(input.password) : null;
+  if (rehash || user.data[FAILED_COUNT] !== undefined || user.data[LOCKED_UNTIL] !== undefined) {
+    await ctx.app.store.update(USER, user.objectId, null, (current) => {
+      const data: Record<string, unknown> = { ...current.data };
+      if (rehash) data._hashed_password = rehash;
+      for (const field of LOCKOUT_FIELDS) delete data[field];
+      return { object: { ...current, data }, relations: [] };
+    });
   }
   const session = await ctx.app.sessions.create(sessionFor(ctx, user.objectId, 'login', 'password'));
   return ok({ ...(await renderUser(ctx, user, true)), sessionToken: session.data.sessionToken });
+}
+
+function lockedMessage(lockout: AccountLockout): string {
+  const minutes = Math.max(1, Math.ceil(lockout.durationMs / 60_000));
+  return `Your account is locked due to multiple failed login attempts. Please try again after ${minutes} minute(s).`;
+}
+
+function assertNotLocked(user: StoredObject, lockout: AccountLockout): void {
+  const until = user.data[LOCKED_UNTIL];
+  if (typeof until === 'number' && until > Date.now()) throw Errors.objectNotFound(lockedMessage(lockout));
+}
+
+/**
+ * One more wrong password, counted under the row lock so that concurrent attempts all count.
+ * The attempt that reaches the threshold locks the account and already gets the lockout answer.
+ */
+async function countFailure(ctx: RequestContext, userId: string, lockout: AccountLockout): Promise<void> {
+  let locked = false;
+  await ctx.app.store.update(USER, userId, null, (current) => {
+    const now = Date.now();
+    const data: Record<string, unknown> = { ...current.data };
+    const until = data[LOCKED_UNTIL];
+    if (typeof until === 'number' && until > now) {
+      locked = true;
+      return { object: current, relations: [] };
+    }
+    delete data[LOCKED_UNTIL];
+    const failures = (typeof data[FAILED_COUNT] === 'number' ? (data[FAILED_COUNT] as number) : 0) + 1;
+    if (failures >= lockout.threshold) {
+      data[LOCKED_UNTIL] = now + lockout.durationMs;
+      delete data[FAILED_COUNT];
+      locked = true;
+    } else data[FAILED_COUNT] = failures;
+    return { object: { ...current, data }, relations: [] };
+  });
+  if (locked) throw Errors.objectNotFound(lockedMessage(lockout));
 }
 
 async function findByUsername(ctx: RequestContext, username: string): Promise<StoredObject | null> {

@@ -5,7 +5,10 @@ import { hashPassword } from '../../auth/passwords.ts';
 import { applyPlan, planWrite, type AppliedPlan } from '../write-plan.ts';
 import { ok, principals, type RequestContext, type Result } from '../context.ts';
 import { queryClass, type FindParams } from '../find.ts';
-import { checkPassword, checkUsername, isSelfOrMaster, normalizeEmail, refuseRestricted, renderUser, translateUnique, USER } from './common.ts';
+import { checkClassPermission, hideProtected } from '../../auth/clp.ts';
+import { checkPassword, checkPasswordPolicy, checkUsername, isSelfOrMaster, normalizeEmail, refuseRestricted, renderUser, translateUnique, USER } from './common.ts';
+import { nextAuthData, prepareAuthDataChange } from './authdata.ts';
+import { sendVerificationEmail } from './email-verification.ts';
 
 function notFound(objectId: string) {
   return Errors.objectNotFound(`User not found: ${JSON.stringify(objectId.slice(0, 40))}.`);
@@ -13,10 +16,14 @@ function notFound(objectId: string) {
 
 /** GET /1/users/<objectId>: readable users; authData only to the user itself. */
 export async function getUser(ctx: RequestContext, objectId: string): Promise<Result> {
-  if (!(await ctx.app.schemas.get(USER))) throw notFound(objectId);
+  await checkClassPermission(ctx, USER, 'get');
+  const schema = await ctx.app.schemas.get(USER);
+  if (!schema) throw notFound(objectId);
   const user = await ctx.app.store.get(USER, objectId, principals(ctx));
   if (!user) throw notFound(objectId);
-  return ok(await renderUser(ctx, user, isSelfOrMaster(ctx, objectId)));
+  const out = await renderUser(ctx, user, isSelfOrMaster(ctx, objectId));
+  hideProtected(ctx.auth, schema, [user], [out]);
+  return ok(out);
 }
 
 /** GET /1/users: spec 4.2 over users the caller may read; authData only on the caller's own. */
@@ -35,13 +42,15 @@ export async function findUsers(ctx: RequestContext, params: FindParams): Promis
 export async function updateUser(ctx: RequestContext, objectId: string, body: unknown): Promise<Result> {
   if (!isPlainObject(body)) throw Errors.invalidJson('The request body must be a JSON object.');
   if (!isSelfOrMaster(ctx, objectId)) throw Errors.sessionMissing('Only the user itself may change a user.');
+  await checkClassPermission(ctx, USER, 'update');
   refuseRestricted(ctx);
   const { password, username, email, emailVerified, authData, ...fields } = body;
-  if (authData !== undefined) throw Errors.unsupportedService('Linking authData is not available yet.');
   if (emailVerified !== undefined && !ctx.auth.isMaster) throw Errors.operationForbidden('emailVerified is set by the server.');
   const name = username === undefined ? undefined : checkUsername(username);
   const mail = email === undefined ? undefined : email === null ? null : normalizeEmail(email);
-  const hashed = password === undefined ? undefined : await hashPassword(checkPassword(password));
+  const hashed = password === undefined ? undefined : await hashPassword(checkPasswordPolicy(ctx.app.record.settings, checkPassword(password)));
+  // Spec 4.3: `authData: {service: {...}}` links, `{service: null}` unlinks (authdata.ts).
+  const link = authData === undefined ? null : await prepareAuthDataChange(ctx, objectId, authData);
   const plan = planWrite(fields);
   if (!(await ctx.app.schemas.get(USER))) throw notFound(objectId);
   await ctx.app.schemas.ensureFields(USER, plan.types, { mayCreateClass: false });
@@ -49,6 +58,7 @@ export async function updateUser(ctx: RequestContext, objectId: string, body: un
   const updatedAt = new Date().toISOString();
   let applied: AppliedPlan | null = null;
   let updated;
+  let emailChanged = false;
   try {
     updated = await ctx.app.store.update(USER, objectId, principals(ctx), (current) => {
       const permissions = plan.permissions ?? { acl: (current.data.ACL as Acl | undefined) ?? null, rperm: current.rperm, wperm: current.wperm };
@@ -56,9 +66,16 @@ export async function updateUser(ctx: RequestContext, objectId: string, body: un
       const data: Record<string, unknown> = { ...applied.data };
       if (name !== undefined) data.username = name;
       if (hashed !== undefined) data._hashed_password = hashed;
-      if (mail === null) delete data.email;
-      else if (mail !== undefined && mail !== current.data.email) {
+      const linked = nextAuthData(current.data.authData, link, hashed !== undefined);
+      if (linked === null) delete data.authData;
+      else if (linked !== undefined) data.authData = linked;
+      if (mail === null) {
+        delete data.email;
+        // Spec 3.1: without an address, emailVerified is absent.
+        delete data.emailVerified;
+      } else if (mail !== undefined && mail !== current.data.email) {
         data.email = mail;
+        emailChanged = true;
         // Spec 3.1: a new email is unverified while verification is on.
         if (ctx.app.record.settings.emailVerification === true) data.emailVerified = false;
       }
@@ -69,6 +86,7 @@ export async function updateUser(ctx: RequestContext, objectId: string, body: un
     throw translateUnique(error);
   }
   if (!updated || !applied) throw notFound(objectId);
+  if (emailChanged) await sendVerificationEmail(ctx, updated);
   if (hashed !== undefined && ctx.app.record.settings.revokeSessionOnPasswordChange) {
     await ctx.app.sessions.removeAllOf(objectId, ctx.auth.userId === objectId ? (ctx.auth.session?.sessionId ?? null) : null);
   }
@@ -78,6 +96,7 @@ export async function updateUser(ctx: RequestContext, objectId: string, body: un
 /** DELETE /1/users/<objectId>: the user itself or the master key; its sessions end with it. */
 export async function deleteUser(ctx: RequestContext, objectId: string): Promise<Result> {
   if (!isSelfOrMaster(ctx, objectId)) throw Errors.sessionMissing('Only the user itself may delete a user.');
+  await checkClassPermission(ctx, USER, 'delete');
   refuseRestricted(ctx);
   if (!(await ctx.app.schemas.get(USER)) || !(await ctx.app.store.delete(USER, objectId, principals(ctx)))) throw notFound(objectId);
   await ctx.app.sessions.removeAllOf(objectId);
