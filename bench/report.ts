@@ -1,0 +1,122 @@
+/** Turns measurements into the markdown that is printed and kept in bench/results/latest.md. */
+
+export interface Row {
+  readonly server: string;
+  readonly workload: string;
+  readonly reqPerSec: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly non2xx: number;
+  /** Connection errors and timeouts: requests that got no HTTP answer at all. */
+  readonly errors: number;
+  /** Failed commands inside 200 batch answers; undefined where it cannot happen. */
+  readonly itemErrors?: number;
+  /** Server (and PostgreSQL backend) CPU per response: unlike req/s, barely moved by other load on the machine. */
+  readonly cpuUsPerRequest: number;
+  /** Share of one core the server process used while measured; near 100% means the server is the bottleneck. */
+  readonly serverCpuPct: number;
+  readonly clientCpuPct: number;
+  /** PostgreSQL backends' share of one core; undefined for in-process storage. */
+  readonly dbCpuPct?: number;
+  /** Everything else on the machine, in the same unit: noise the row was measured under. */
+  readonly otherCpuPct: number;
+  readonly rssAfterMb: number;
+}
+
+export interface ServerInfo {
+  readonly server: string;
+  readonly idleRssMb: number;
+}
+
+export interface Target {
+  readonly label: string;
+  readonly measured: number | undefined;
+  /** The same comparison by CPU spent per request, for runs on a machine that was not idle. */
+  readonly byCpu?: number | undefined;
+  readonly goal: number;
+  /** Ratios must reach the goal; memory must stay under it. */
+  readonly kind: 'ratio-at-least' | 'mb-at-most';
+}
+
+export interface Report {
+  readonly header: string[];
+  readonly rows: readonly Row[];
+  readonly servers: readonly ServerInfo[];
+  readonly targets: readonly Target[];
+  readonly notes: string[];
+}
+
+const fixed = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/** autocannon records whole milliseconds, so 0 means "under one", not "free". */
+const latency = (ms: number) => (ms < 1 ? '< 1' : fixed(ms));
+
+function table(head: string[], align: ('l' | 'r')[], body: string[][]): string {
+  const rule = align.map((a) => (a === 'r' ? '---:' : '---'));
+  return [head, rule, ...body].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}
+
+export function targetMet(target: Target): boolean | undefined {
+  if (target.measured === undefined) return undefined;
+  return target.kind === 'ratio-at-least' ? target.measured >= target.goal : target.measured <= target.goal;
+}
+
+export function renderMarkdown(report: Report): string {
+  const results = table(
+    ['server', 'workload', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'CPU µs/req', 'server CPU', 'DB CPU', 'client CPU', 'other CPU', 'RSS after MB'],
+    ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    report.rows.map((row) => [
+      row.server,
+      row.workload,
+      fixed(row.reqPerSec),
+      latency(row.p50Ms),
+      latency(row.p99Ms),
+      row.itemErrors ? `${row.non2xx} (+${row.itemErrors} in batches)` : String(row.non2xx),
+      String(row.errors),
+      fixed(row.cpuUsPerRequest),
+      `${fixed(row.serverCpuPct)}%`,
+      row.dbCpuPct === undefined ? '–' : `${fixed(row.dbCpuPct)}%`,
+      `${fixed(row.clientCpuPct)}%`,
+      `${fixed(row.otherCpuPct)}%`,
+      fixed(row.rssAfterMb, 1),
+    ]),
+  );
+  const idle = table(
+    ['server', 'idle RSS MB'],
+    ['l', 'r'],
+    report.servers.map((s) => [s.server, fixed(s.idleRssMb, 1)]),
+  );
+  const targets = table(
+    ['target', 'measured', 'goal', 'result', 'by CPU cost'],
+    ['l', 'r', 'r', 'l', 'r'],
+    report.targets.map((t) => {
+      const met = targetMet(t);
+      const unit = t.kind === 'ratio-at-least' ? '×' : ' MB';
+      const measured = t.measured === undefined ? 'n/a' : `${fixed(t.measured, t.kind === 'ratio-at-least' ? 2 : 1)}${unit}`;
+      const goal = `${t.kind === 'ratio-at-least' ? '≥' : '≤'} ${t.kind === 'ratio-at-least' ? fixed(t.goal, 2) : fixed(t.goal)}${unit}`;
+      const byCpu = t.byCpu === undefined ? '–' : `${fixed(t.byCpu, 2)}×`;
+      return [t.label, measured, goal, met === undefined ? 'not run' : met ? 'met' : '**missed**', byCpu];
+    }),
+  );
+  return [
+    '# Basalt load benchmark',
+    '',
+    ...report.header,
+    '',
+    '## Results',
+    '',
+    results,
+    '',
+    idle,
+    '',
+    '## Against the ceiling',
+    '',
+    'Ratios are Basalt req/s divided by the bare `node:http` server\'s req/s on the same machine; the result is judged on ' +
+      'them. "by CPU cost" divides the ceiling\'s CPU µs per request by Basalt\'s (server plus PostgreSQL backends): it ' +
+      'shows the same gap with less noise when the machine was not idle.',
+    '',
+    targets,
+    ...(report.notes.length ? ['', '## Notes', '', ...report.notes.map((n) => `- ${n}`)] : []),
+    '',
+  ].join('\n');
+}
