@@ -28,7 +28,7 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-/** Applies the migrations above `current`, recording each; the caller holds the lock. */
+/** Applies the migrations not yet recorded, in version order; the caller holds the lock. */
 export async function applyMigrations(
   tx: SqlExecutor,
   migrations: readonly Migration[],
@@ -37,10 +37,12 @@ export async function applyMigrations(
 ): Promise<void> {
   const d = tx.dialect;
   await tx.run(`CREATE TABLE IF NOT EXISTS ${versionTable} ("version" INTEGER PRIMARY KEY, "appliedAt" TEXT NOT NULL)`);
-  const rows = await tx.all(`SELECT max("version") AS "v" FROM ${versionTable}`);
-  const current = Number(rows[0]?.v ?? 0);
-  for (const migration of migrations) {
-    if (migration.version <= current) continue;
+  // Every missing version is applied, not only those above the highest: a database that got a
+  // later version first (two changes landing in either order) still gets the earlier one.
+  const rows = await tx.all(`SELECT "version" FROM ${versionTable}`);
+  const applied = new Set(rows.map((row) => Number(row.version)));
+  for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (applied.has(migration.version)) continue;
     for (const statement of migration.statements(d, table)) await tx.run(statement);
     await tx.run(`INSERT INTO ${versionTable} ("version", "appliedAt") VALUES (${d.placeholder(1)}, ${d.placeholder(2)})`, [migration.version, new Date().toISOString()]);
   }

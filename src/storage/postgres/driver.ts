@@ -6,9 +6,12 @@ import { postgresDialect } from '../../sql/postgres/dialect.ts';
 pg.types.setTypeParser(20, (value) => Number(value));
 pg.types.setTypeParser(1700, (value) => Number(value));
 
+const MAX_PREPARED = 500;
+
 export class PostgresDriver implements SqlDriver {
   readonly dialect = postgresDialect;
   private readonly pool: pg.Pool;
+  private readonly names = new Map<string, string>();
 
   constructor(private readonly url: string, poolSize: number) {
     this.pool = new pg.Pool({ connectionString: url, max: poolSize });
@@ -17,19 +20,34 @@ export class PostgresDriver implements SqlDriver {
   }
 
   async all(sql: string, params: readonly SqlParam[] = []): Promise<Row[]> {
-    return (await this.pool.query<Row>(sql, params as unknown[])).rows;
+    return (await this.pool.query<Row>(this.statement(sql, params))).rows;
   }
 
   async run(sql: string, params: readonly SqlParam[] = []): Promise<number> {
-    return (await this.pool.query(sql, params as unknown[])).rowCount ?? 0;
+    return (await this.pool.query(this.statement(sql, params))).rowCount ?? 0;
+  }
+
+  /**
+   * Statements are prepared by name, once per connection: planning a primary-key lookup costs
+   * PostgreSQL several times what running it does. The set of names is bounded; statements past
+   * it (queries are built per request and vary) run unnamed.
+   */
+  private statement(text: string, params: readonly SqlParam[]): pg.QueryConfig {
+    const values = params as unknown[];
+    let name = this.names.get(text);
+    if (name === undefined && params.length > 0 && this.names.size < MAX_PREPARED && /^(SELECT|INSERT|UPDATE|DELETE)\b/.test(text)) {
+      name = `basalt_${this.names.size}`;
+      this.names.set(text, name);
+    }
+    return name ? { name, text, values } : { text, values };
   }
 
   async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     const tx: SqlExecutor = {
       dialect: this.dialect,
-      all: async (sql, params = []) => (await client.query<Row>(sql, params as unknown[])).rows,
-      run: async (sql, params = []) => (await client.query(sql, params as unknown[])).rowCount ?? 0,
+      all: async (sql, params = []) => (await client.query<Row>(this.statement(sql, params))).rows,
+      run: async (sql, params = []) => (await client.query(this.statement(sql, params))).rowCount ?? 0,
     };
     try {
       await client.query('BEGIN');
