@@ -17,12 +17,17 @@ import { classRoutes } from './http/routes/classes.ts';
 import { schemaRoutes } from './http/routes/schemas.ts';
 import { batchRoute } from './http/routes/batch.ts';
 import { scanRoutes } from './http/routes/scans.ts';
+import { eventRoutes } from './http/routes/events.ts';
 import { userRoutes } from './http/routes/users.ts';
 import { sessionRoutes } from './http/routes/sessions.ts';
 import { roleRoutes } from './http/routes/roles.ts';
+import { installationRoutes } from './http/routes/installations.ts';
+import { configRoutes } from './http/routes/config.ts';
 import { registerAppsRoutes } from './http/routes/apps.ts';
 import { registerHealthRoute } from './http/routes/health.ts';
 import { registerUserPages } from './http/routes/user-pages.ts';
+import { registerFileRoutes } from './http/routes/files.ts';
+import { openFileStorage } from './files/open.ts';
 
 export interface BasaltServer {
   readonly http: FastifyInstance;
@@ -51,6 +56,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   // Several processes may start at once on one PostgreSQL: only one creates the default app.
   const report = await backend.exclusive('bootstrap', () => bootstrap(config, apps, accounts));
   const deps: HttpDeps = { config, backend, apps, accounts, logger };
+  const files = { storage: await openFileStorage(config), sizeLimit: config.fileSizeLimit };
 
   const http = Fastify({
     // Request logs print the URL, and GET /1/login carries the password there.
@@ -75,9 +81,10 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   registerHealthRoute(http, deps);
   registerAppsRoutes(http, deps);
   registerUserPages(http, deps);
+  registerFileRoutes(http, deps, files);
   // The batch route dispatches through the same table it is part of.
   let table: RouteTable;
-  table = new RouteTable([...roleRoutes, ...classRoutes, ...userRoutes, ...sessionRoutes, ...schemaRoutes, ...scanRoutes, batchRoute(() => table)]);
+  table = new RouteTable([...roleRoutes, ...installationRoutes, ...classRoutes, ...userRoutes, ...sessionRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, batchRoute(() => table)]);
   registerAppRoutes(http, deps, table);
 
   return {
@@ -87,6 +94,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     logger,
     async close() {
       await http.close();
+      await files.storage.close();
       await backend.close();
     },
   };

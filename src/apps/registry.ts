@@ -7,6 +7,8 @@ import { RoleService } from '../auth/roles.ts';
 import type { AppStore } from '../storage/port.ts';
 import { SqlTokenStore, type TokenStore } from '../storage/sql-tokens.ts';
 import { SqlOutboxStore, type OutboxStore } from '../storage/sql-outbox.ts';
+import { SqlConfigStore } from '../storage/sql-config.ts';
+import { ConfigService } from './config.ts';
 import { DEFAULT_SETTINGS, KEY_NAMES, type AppKeys, type AppRecord, type AppSettings } from './types.ts';
 import { newHex, newKey } from './ids.ts';
 
@@ -20,6 +22,8 @@ export interface AppHandle {
   /** Single-use tokens of emailed links, and mail kept for the operator (src/mail). */
   readonly tokens: TokenStore;
   readonly outbox: OutboxStore;
+  /** The config parameters of spec 2.9, cached. */
+  readonly config: ConfigService;
 }
 
 /**
@@ -34,6 +38,7 @@ export class AppRegistry {
     backend.subscribe((message) => {
       if (message.what === 'app') this.records.delete(message.appId);
       if (message.what === 'schema') void this.handles.get(message.appId)?.then((handle) => handle.schemas.invalidate());
+      if (message.what === 'config') void this.handles.get(message.appId)?.then((handle) => handle.config.invalidate());
       if (message.what === 'sessions') void this.handles.get(message.appId)?.then((handle) => handle.sessions.invalidate());
       // A schema change can drop the users or roles relation of _Role, and with it memberships.
       if (message.what === 'roles' || message.what === 'schema') void this.handles.get(message.appId)?.then((handle) => handle.roles.invalidate());
@@ -90,7 +95,8 @@ export class AppRegistry {
         const schemas = new SchemaService(store.schemas, () => this.backend.publish({ appId: record.applicationId, what: 'schema' }));
         const sessions = new SessionService(store, schemas, () => this.backend.publish({ appId: record.applicationId, what: 'sessions' }));
         const roles = new RoleService(store, schemas, () => this.backend.publish({ appId: record.applicationId, what: 'roles' }));
-        return { record, store, schemas, sessions, roles, tokens: new SqlTokenStore(ns), outbox: new SqlOutboxStore(ns) };
+        const config = new ConfigService(new SqlConfigStore(ns), () => this.backend.publish({ appId: record.applicationId, what: 'config' }));
+        return { record, store, schemas, sessions, roles, tokens: new SqlTokenStore(ns), outbox: new SqlOutboxStore(ns), config };
       });
       handle.catch(() => this.handles.delete(record.applicationId));
       this.handles.set(record.applicationId, handle);

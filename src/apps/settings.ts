@@ -53,6 +53,9 @@ const AUTH = shape({
   facebook: shape({ ...provider, appIds: (value) => Array.isArray(value) && value.every(text(100)), appSecret: text(500), graphUrl: url }),
   twitter: shape({ ...provider, consumerKey: text(500), consumerSecret: text(500), apiUrl: url }, ['consumerKey', 'consumerSecret']),
 });
+// Parse Server's names. Unlike Parse Server, every caller may upload unless the app says
+// otherwise, as spec 4.6 has it.
+const FILE_UPLOAD = shape({ enableForPublic: bool, enableForAnonymousUser: bool, enableForAuthenticatedUser: bool });
 
 /** Every app setting that can be written (spec 2.11, decisions.md "Accounts and apps"). */
 const SETTINGS: Record<string, { check: Check; expects: string }> = {
@@ -73,6 +76,7 @@ const SETTINGS: Record<string, { check: Check; expects: string }> = {
     expects: 'null or {anonymous?: {enabled?}, facebook?: {enabled?, appIds?, appSecret?, graphUrl?}, twitter?: {enabled?, consumerKey, consumerSecret, apiUrl?}}',
   },
   filesURL: { check: url, expects: 'an http(s) URL' },
+  fileUpload: { check: FILE_UPLOAD, expects: 'null or {enableForPublic?, enableForAnonymousUser?, enableForAuthenticatedUser?: booleans}' },
   rateLimits: { check: object, expects: 'an object' },
 };
 
@@ -111,6 +115,16 @@ export interface SmtpSettings {
   readonly from: string;
 }
 
+/** Who may upload files without the master key (`fileUpload`; every flag defaults to true). */
+export interface FileUploadPolicy {
+  /** Callers without a session token. */
+  readonly public: boolean;
+  /** Users signed up through the anonymous authData service. */
+  readonly anonymousUser: boolean;
+  /** Every other user. */
+  readonly authenticatedUser: boolean;
+}
+
 const DAY_SECONDS = 86_400;
 
 export function passwordPolicyOf(settings: AppSettings): PasswordPolicy | null {
@@ -134,6 +148,11 @@ export function smtpOf(settings: AppSettings): SmtpSettings | null {
   if (!isPlainObject(value) || typeof value.host !== 'string' || typeof value.from !== 'string') return null;
   const auth = isPlainObject(value.auth) && typeof value.auth.user === 'string' && typeof value.auth.pass === 'string' ? { user: value.auth.user, pass: value.auth.pass } : null;
   return { host: value.host, port: typeof value.port === 'number' ? value.port : null, secure: value.secure === true, auth, from: value.from };
+}
+
+export function fileUploadOf(settings: AppSettings): FileUploadPolicy {
+  const value = isPlainObject(settings.fileUpload) ? settings.fileUpload : {};
+  return { public: value.enableForPublic !== false, anonymousUser: value.enableForAnonymousUser !== false, authenticatedUser: value.enableForAuthenticatedUser !== false };
 }
 
 /** Seconds an emailed link stays usable (decisions.md: 24 h unless the app says otherwise). */

@@ -39,6 +39,16 @@ export const OPTIONS = {
   authRequestsPerMinute: { flag: 'auth-requests-per-minute', env: 'BASALT_AUTH_REQUESTS_PER_MINUTE', type: 'integer', default: 30, doc: 'Login, sign-up and password-reset requests per minute per client address and app (429, code 155 above it; 0: no limit). An app\'s rateLimits.authRequestsPerMinute overrides it.' },
   facebookGraphUrl: { flag: 'facebook-graph-url', env: 'BASALT_FACEBOOK_GRAPH_URL', type: 'url', default: 'https://graph.facebook.com', doc: 'Facebook Graph API that checks facebook authData tokens; an app\'s auth.facebook.graphUrl overrides it.' },
   twitterApiUrl: { flag: 'twitter-api-url', env: 'BASALT_TWITTER_API_URL', type: 'url', default: 'https://api.twitter.com', doc: 'Twitter API that checks twitter authData tokens (verify_credentials); an app\'s auth.twitter.apiUrl overrides it.' },
+  filesStorage: { flag: 'files-storage', env: 'BASALT_FILES_STORAGE', type: 'string', default: 'disk', doc: 'Where uploaded files are kept: disk (under --files-dir; one machine) or s3 (an S3-compatible bucket, shared by every server process).' },
+  filesDir: { flag: 'files-dir', env: 'BASALT_FILES_DIR', type: 'string', doc: 'Directory of uploaded files with --files-storage disk (default: the files folder of --data-dir).' },
+  fileSizeLimit: { flag: 'file-size-limit', env: 'BASALT_FILE_SIZE_LIMIT', type: 'integer', default: 10485760, doc: 'Largest uploaded file in bytes (413, code 129 above it).' },
+  s3Bucket: { flag: 's3-bucket', env: 'BASALT_S3_BUCKET', type: 'string', doc: 'Bucket of uploaded files with --files-storage s3 (required there); it must exist.' },
+  s3Region: { flag: 's3-region', env: 'BASALT_S3_REGION', type: 'string', default: 'us-east-1', doc: 'Region of the bucket (requests are signed for it).' },
+  s3Endpoint: { flag: 's3-endpoint', env: 'BASALT_S3_ENDPOINT', type: 'url', doc: 'URL of an S3-compatible service (MinIO, Ceph, R2, …); without it, AWS S3 of --s3-region.' },
+  s3AccessKeyId: { flag: 's3-access-key-id', env: 'BASALT_S3_ACCESS_KEY_ID', type: 'string', doc: 'Access key id; without it (and the secret), the AWS SDK\'s default credential chain (AWS_ environment variables, shared config, instance role).', secret: true },
+  s3SecretAccessKey: { flag: 's3-secret-access-key', env: 'BASALT_S3_SECRET_ACCESS_KEY', type: 'string', doc: 'Secret access key that goes with --s3-access-key-id.', secret: true },
+  s3ForcePathStyle: { flag: 's3-force-path-style', env: 'BASALT_S3_FORCE_PATH_STYLE', type: 'boolean', default: false, doc: 'Address the bucket in the path (http://host/bucket/key) instead of the host name, as most self-hosted S3-compatible services need.' },
+  s3Prefix: { flag: 's3-prefix', env: 'BASALT_S3_PREFIX', type: 'string', doc: 'Text put before every object key (for example basalt/); a file is kept at <prefix><applicationId>/<name>.' },
 } as const satisfies Record<string, OptionSpec>;
 
 export type OptionName = keyof typeof OPTIONS;

@@ -39,6 +39,8 @@ export const CATALOG = {
   missingContentType: def(126, 'MISSING_CONTENT_TYPE', 400, 'A content type is required.'),
   missingContentLength: def(127, 'MISSING_CONTENT_LENGTH', 400, 'A content length is required.'),
   invalidContentLength: def(128, 'INVALID_CONTENT_LENGTH', 400, 'Invalid content length.'),
+  invalidInstallationId: def(132, 'INVALID_INSTALLATION_ID', 400, 'Invalid installation id.'),
+  invalidDeviceType: def(133, 'INVALID_DEVICE_TYPE', 400, 'Invalid device type.'),
   missingRequiredField: def(135, 'MISSING_REQUIRED_FIELD', 400, 'A required field is missing.'),
   changedImmutableField: def(136, 'CHANGED_IMMUTABLE_FIELD', 400, 'This field cannot be changed.'),
   fileTooLarge: def(129, 'FILE_TOO_LARGE', 413, 'The file is too large.'),

@@ -1,9 +1,11 @@
-import type { FastifyInstance } from 'fastify';
-import { Errors, type ApiError } from '../errors/index.ts';
+import { PassThrough, type Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError, CATALOG, Errors } from '../errors/index.ts';
 
 /**
  * Every body is read as JSON whatever its content type: the Parse JS SDK sends JSON as
- * text/plain to avoid CORS preflights. Malformed JSON is 107; an empty body is no body.
+ * text/plain to avoid CORS preflights. Malformed JSON is 107; an empty body is no body. File
+ * uploads are the exception: their routes stream the raw body (registerRawBody).
  */
 export function registerJsonBody(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
@@ -64,4 +66,55 @@ function assertStorableJson(root: unknown): void {
       }
     }
   }
+}
+
+const uploadTypes = new WeakMap<FastifyRequest, string>();
+
+/**
+ * For the routes of an encapsulated fastify scope (file uploads): no body is parsed or buffered;
+ * the handler reads the request stream itself (see uploadStream). The Content-Type is the
+ * file's, which fastify would refuse before any handler runs when it is not a well-formed media
+ * type; it is set aside for the handler (uploadContentType) so that the upload use case judges it.
+ */
+export function registerRawBody(scope: FastifyInstance): void {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  scope.addHook('onRequest', (request, _reply, done) => {
+    const type = request.headers['content-type'];
+    if (type !== undefined) {
+      uploadTypes.set(request, type);
+      delete request.headers['content-type'];
+    }
+    done();
+  });
+}
+
+/** The Content-Type header of a request in a registerRawBody scope. */
+export function uploadContentType(request: FastifyRequest): string | undefined {
+  return uploadTypes.get(request);
+}
+
+/**
+ * The body of a raw request as a stream of its own. The request is piped into it, not handed
+ * over: a reader that stops early (at the file size limit) destroys this stream, and destroying
+ * the request itself would close the connection before the 413 could be sent. A client that
+ * goes away mid-body ends it with an error, so no reader waits forever.
+ */
+export function uploadStream(request: FastifyRequest): Readable {
+  const raw = request.raw;
+  const body = new PassThrough();
+  raw.on('close', () => {
+    // A 5xx, not a client error: X-Svc-Request-Id keeps only client errors as the final
+    // answer, and a client whose connection broke must be able to retry with the same id.
+    if (!raw.complete) body.destroy(new ApiError(CATALOG.fileSaveError, 'The upload was interrupted before its end.', 500));
+  });
+  raw.pipe(body);
+  return body;
+}
+
+/** A declared Content-Length, or null when the body is chunked or has none declared. */
+export function declaredLength(request: FastifyRequest): number | null {
+  const header = request.headers['content-length'];
+  // Node's parser refuses malformed lengths, and both headers at once, before a route runs.
+  return header === undefined || request.headers['transfer-encoding'] !== undefined ? null : Number(header);
 }

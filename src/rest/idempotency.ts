@@ -15,18 +15,22 @@ export async function runOnce(ctx: RequestContext, requestId: string, run: () =>
   const now = Date.now();
   const previous = await ctx.app.store.claimRequest(requestId, now, now - REQUEST_ID_TTL_MS);
   if (previous === 'running') throw Errors.duplicateRequest();
-  if (previous) return { status: previous.status, body: previous.body };
+  if (previous) {
+    // Stored as {body, headers}, so a replayed create keeps its Location.
+    const stored = previous.body as { body: unknown; headers?: Record<string, string> };
+    return stored.headers ? { status: previous.status, body: stored.body, headers: stored.headers } : { status: previous.status, body: stored.body };
+  }
   let result: Result;
   try {
     result = await run();
   } catch (error) {
     if (isApiError(error) && error.status < 500) {
-      await ctx.app.store.completeRequest(requestId, error.status, error.toJSON());
+      await ctx.app.store.completeRequest(requestId, error.status, { body: error.toJSON() });
     } else {
       await ctx.app.store.releaseRequest(requestId);
     }
     throw error;
   }
-  await ctx.app.store.completeRequest(requestId, result.status, result.body);
+  await ctx.app.store.completeRequest(requestId, result.status, { body: result.body, ...(result.headers ? { headers: result.headers } : {}) });
   return result;
 }

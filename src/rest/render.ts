@@ -29,7 +29,7 @@ export function renderObject(ctx: RequestContext, schema: ClassSchema | null, ob
  * Adds `url` to every File in a value, at any depth, so SDKs can download Files kept in arrays
  * and nested objects too. Values without a File are returned as they are, not copied.
  */
-function withFileUrls(ctx: RequestContext, value: unknown): unknown {
+export function withFileUrls(ctx: RequestContext, value: unknown): unknown {
   if (Array.isArray(value)) {
     const items = value.map((item) => withFileUrls(ctx, item));
     return items.some((item, i) => item !== value[i]) ? items : value;

@@ -11,7 +11,7 @@ interface BuiltinClass {
   readonly indexed: readonly string[];
 }
 
-/** Spec 2.4, 2.5, 2.7: the fields the built-in classes always have. */
+/** Spec 2.4, 2.5, 2.7, 2.8: the fields the built-in classes always have. */
 const BUILTIN: Readonly<Record<string, BuiltinClass>> = {
   _User: {
     fields: { username: { type: 'String' }, email: { type: 'String' }, emailVerified: { type: 'Boolean' }, authData: { type: 'Object' } },
@@ -34,6 +34,29 @@ const BUILTIN: Readonly<Record<string, BuiltinClass>> = {
     fields: { name: { type: 'String' }, users: { type: 'Relation', targetClass: '_User' }, roles: { type: 'Relation', targetClass: '_Role' } },
     unique: ['name'],
     indexed: [],
+  },
+  // Spec 2.8. A new installation is matched to an existing one by installationId and by
+  // deviceToken (rest/installations.ts), so both are indexed; only installationId is unique,
+  // since one device token may briefly sit on several installations of a device.
+  _Installation: {
+    fields: {
+      installationId: { type: 'String' },
+      deviceToken: { type: 'String' },
+      deviceType: { type: 'String' },
+      pushType: { type: 'String' },
+      GCMSenderId: { type: 'String' },
+      channels: { type: 'Array' },
+      channelUris: { type: 'Array' },
+      timeZone: { type: 'String' },
+      localeIdentifier: { type: 'String' },
+      badge: { type: 'Number' },
+      appName: { type: 'String' },
+      appVersion: { type: 'String' },
+      appIdentifier: { type: 'String' },
+      parseVersion: { type: 'String' },
+    },
+    unique: ['installationId'],
+    indexed: ['deviceToken'],
   },
 };
 

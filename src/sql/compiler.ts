@@ -17,6 +17,15 @@ export abstract class SqlCompiler {
   abstract readonly name: 'sqlite' | 'postgres';
   /** Whether INSERT/UPDATE … RETURNING is available. */
   readonly supportsReturning: boolean = true;
+  /**
+   * Whether a WITH clause may hold an INSERT, so that one statement writes two tables atomically
+   * without a transaction's extra round trips. Where it may not, the writes share a transaction.
+   */
+  readonly supportsWritableCte: boolean = false;
+  /** Column definition of an integer primary key the database assigns in insertion order. */
+  abstract readonly generatedKeyColumn: string;
+  /** Appended to CREATE TABLE for a table whose rows should be stored in primary-key order. */
+  readonly clusteredByKey: string = '';
 
   abstract placeholder(index: number): string;
   /** The JSON document column read as text / number / boolean / raw JSON at `path`. */

@@ -62,6 +62,24 @@ export const APP_MIGRATIONS: readonly Migration[] = [
     version: 5,
     statements: (_d, t) => [`CREATE INDEX IF NOT EXISTS ${ident('_Join_related')} ON ${t('_Join')} ("owningClass", "owningField", "relatedId")`],
   },
+  {
+    // The app's config (spec 2.9): one row per parameter, so that two writers setting different
+    // parameters at once both keep their change. `value` is the parameter's JSON.
+    version: 6,
+    statements: (d, t) => [`CREATE TABLE IF NOT EXISTS ${t('_Config')} ("name" ${d.keyType} PRIMARY KEY, "value" TEXT NOT NULL, "masterKeyOnly" INTEGER NOT NULL)`],
+  },
+  {
+    // Analytics events (spec 2.13, sql-events.ts): every event in an append-only log, and counts
+    // per event name, bucket and dimension pair, kept in step with the log; reads use only these.
+    // Each event counts in its hour (`span` 1) and in its UTC day (`span` 24), `hour` being the
+    // bucket's first hour since 1970. The log has no index besides its key, so an append stays
+    // cheap; the counts' key makes the buckets of one chart a single range of the index.
+    version: 7,
+    statements: (d, t) => [
+      `CREATE TABLE IF NOT EXISTS ${t('_Events')} ("id" ${d.generatedKeyColumn}, "name" ${d.keyType} NOT NULL, "at" TEXT NOT NULL, "dimensions" TEXT NOT NULL)`,
+      `CREATE TABLE IF NOT EXISTS ${t('_EventCounts')} ("name" ${d.keyType} NOT NULL, "dimension" ${d.keyType} NOT NULL, "span" INTEGER NOT NULL, "hour" BIGINT NOT NULL, "value" ${d.keyType} NOT NULL, "count" BIGINT NOT NULL, PRIMARY KEY ("name", "dimension", "span", "hour", "value"))${d.clusteredByKey}`,
+    ],
+  },
 ];
 
 export const LATEST_APP_VERSION = APP_MIGRATIONS[APP_MIGRATIONS.length - 1]!.version;

@@ -49,6 +49,46 @@ export interface AppStore {
   countInWindow(key: string, window: number): Promise<number>;
 
   schemas: SchemaStore;
+  events: EventStore;
+}
+
+/** One analytics event as it is recorded (spec 2.13), already checked. */
+export interface TrackedEvent {
+  readonly name: string;
+  /** Milliseconds since 1970, not negative. */
+  readonly at: number;
+  /** The kept dimension pairs, in the order they were given; keys are distinct. */
+  readonly dimensions: readonly (readonly [key: string, value: string])[];
+}
+
+/**
+ * Buckets are whole hours or whole UTC days, named by their first hour since 1970 (the bucket
+ * starts at `hour * 3600000`). `fromHour` is inclusive, `toHour` exclusive; both are day-aligned
+ * for days.
+ */
+export interface EventCountQuery {
+  readonly name: string;
+  readonly interval: 'hour' | 'day';
+  readonly fromHour: number;
+  readonly toHour: number;
+  /** Splits the counts by the values of this dimension; absent, every event of the name counts. */
+  readonly dimension?: string;
+  readonly limit: number;
+}
+
+export interface EventCount {
+  /** The bucket's first hour since 1970. */
+  readonly hour: number;
+  /** The dimension's value, when the query splits by one. */
+  readonly value?: string;
+  readonly count: number;
+}
+
+/** Analytics events of one app: an append-only log and hourly counts kept with each append. */
+export interface EventStore {
+  append(event: TrackedEvent): Promise<void>;
+  /** Buckets with at least one event, in time order, then by value. */
+  counts(query: EventCountQuery): Promise<EventCount[]>;
 }
 
 export interface SchemaStore {

@@ -3,15 +3,18 @@ import type { SqlExecutor, Row } from './driver.ts';
 import type { FindQuery, WhereNode } from '../query/ast.ts';
 import { AppNamespace } from './namespace.ts';
 import { SqlSchemaStore } from './sql-schema-store.ts';
+import { SqlEventStore } from './sql-events.ts';
 
 const JOIN_TABLE = '_Join';
 
 /** The Storage port over SQL: one table per class, the fields in one JSON document column. */
 export class SqlAppStore implements AppStore {
   readonly schemas: SqlSchemaStore;
+  readonly events: SqlEventStore;
 
   constructor(private readonly ns: AppNamespace) {
     this.schemas = new SqlSchemaStore(ns);
+    this.events = new SqlEventStore(ns);
   }
 
   private readonly tables = (className: string) => this.ns.table(className);

@@ -19,6 +19,8 @@ eachBackend('X-Svc-Request-Id', (target) => {
     const again = await app.post(`/1/classes/${cls}`, { item: 'tea' }, { headers: { 'X-Parse-Request-Id': id } });
     assert.equal(again.status, 201);
     assert.deepEqual(again.body, first.body);
+    assert.equal(again.headers.get('location'), first.headers.get('location'));
+    assert.match(String(again.headers.get('location')), new RegExp(`/1/classes/${cls}/${first.body.objectId}$`));
     assert.equal(await count(cls), 1);
     const other = await app.post(`/1/classes/${cls}`, { item: 'tea' }, { headers: { 'X-Svc-Request-Id': unique('req') } });
     assert.notEqual(other.body.objectId, first.body.objectId);

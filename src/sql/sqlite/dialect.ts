@@ -32,6 +32,11 @@ export class SqliteCompiler extends SqlCompiler {
   readonly docType = 'BLOB';
   readonly permsType = 'TEXT';
   readonly keyType = 'TEXT';
+  // An alias of the rowid: no second index, and new rows go to the end of the table.
+  readonly generatedKeyColumn = 'INTEGER PRIMARY KEY';
+  // The rows live in the key's B-tree: one tree to update instead of a table and an index, and
+  // a range of the key reads neighbouring pages.
+  override readonly clusteredByKey = ' WITHOUT ROWID';
 
   permsIndex(): string | null {
     return null;

@@ -1,0 +1,19 @@
+// s3rver ships no types; this is the part of its API the tests use.
+declare module 's3rver' {
+  import type { Server } from 'node:http';
+
+  interface S3rverOptions {
+    address?: string;
+    port?: number;
+    silent?: boolean;
+    directory: string;
+    configureBuckets?: { name: string }[];
+  }
+
+  export default class S3rver {
+    constructor(options: S3rverOptions);
+    run(): Promise<{ address: string; port: number }>;
+    close(): Promise<void>;
+    readonly httpServer: Server;
+  }
+}
