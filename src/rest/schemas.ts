@@ -152,6 +152,15 @@ function fieldDropSteps(current: ClassSchema, next: ClassSchema): DdlStep[] {
     .map(([name, type]) => ({ kind: 'dropField', field: name, relation: type.type === 'Relation' }));
 }
 
+/**
+ * What an index on a field covers: what queries read. A GeoPoint is indexed by its latitude, the
+ * expression of the latitude band the compiler puts before every distance, box and polygon test.
+ */
+function indexKey(field: string, type: FieldType | undefined): ReturnType<typeof fieldAccess> {
+  if (type?.type === 'GeoPoint') return { field: { kind: 'doc', path: [field, 'latitude'] }, as: 'number' };
+  return fieldAccess(field, type);
+}
+
 /** Real database indexes, on exactly the expressions the query compiler reads (query/fields.ts). */
 function indexSteps(current: ClassSchema, next: ClassSchema): DdlStep[] {
   const steps: DdlStep[] = [];
@@ -161,7 +170,7 @@ function indexSteps(current: ClassSchema, next: ClassSchema): DdlStep[] {
     steps.push({
       kind: 'createIndex',
       name,
-      keys: Object.entries(keys).map(([field, direction]) => ({ ...fieldAccess(field, fieldOf(next.fields, field)), descending: direction === -1 })),
+      keys: Object.entries(keys).map(([field, direction]) => ({ ...indexKey(field, fieldOf(next.fields, field)), descending: direction === -1 })),
     });
   }
   return steps;

@@ -155,6 +155,23 @@ eachBackend('schema indexes', (target) => {
     }
   });
 
+  it('an index on a GeoPoint field covers its latitude, the band every geo query starts with', async () => {
+    const cls = unique('Placed');
+    const created = await app.post(`/1/schemas/${cls}`, { fields: { name: { type: 'String' }, loc: { type: 'GeoPoint' } }, indexes: { ixLoc: { loc: 1 } } }, MASTER);
+    assert.equal(created.status, 201);
+    for (const [name, latitude] of [['north', 40], ['south', -40], ['equator', 1]] as const) {
+      assert.equal((await app.post(`/1/classes/${cls}`, { name, loc: { __type: 'GeoPoint', latitude, longitude: 10 } }, MASTER)).status, 201);
+    }
+    const [physical] = await storage.indexesNamed(cls, 'ixLoc');
+    assert.ok(physical, 'ixLoc exists');
+    assert.match(physical[1], /latitude/);
+    const band = target.backend === 'postgres' ? `(("data"#>>'{loc,latitude}')::float8) BETWEEN 0 AND 2` : `json_extract("data", '$.loc.latitude') BETWEEN 0 AND 2`;
+    const plan = await storage.plan(cls, band);
+    assert.ok(plan.includes(physical[0]), `the plan for ${band} uses ${physical[0]}:\n${plan}`);
+    const near = await app.get(`/1/classes/${cls}`, { query: { where: { loc: { $nearSphere: { __type: 'GeoPoint', latitude: 1, longitude: 10 }, $maxDistanceInKilometers: 500 } } } });
+    assert.deepEqual(near.body.results.map((object: { name: string }) => object.name), ['equator']);
+  });
+
   it('index names of different classes never collide with each other or with built-in indexes', async () => {
     const base = unique('Clash');
     // "<class>_idx_<name>" style names would make these pairs the same index.
