@@ -34,8 +34,18 @@ export interface Target {
   /** The same comparison by CPU spent per request, for runs on a machine that was not idle. */
   readonly byCpu?: number | undefined;
   readonly goal: number;
-  /** Ratios must reach the goal; memory must stay under it. */
-  readonly kind: 'ratio-at-least' | 'mb-at-most';
+  /** Throughput ratios must reach the goal; latency ratios, latency and memory must stay under it. */
+  readonly kind: 'ratio-at-least' | 'ratio-at-most' | 'ms-at-most' | 'mb-at-most';
+}
+
+/** A suite measured apart from the ceiling comparison (queries, users), with goals of its own. */
+export interface Section {
+  readonly title: string;
+  readonly intro: string[];
+  readonly rows: readonly Row[];
+  /** Median latency of each row's request sent one at a time: its own cost, without queueing. */
+  readonly aloneMs: ReadonlyMap<Row, number>;
+  readonly targets: readonly Target[];
 }
 
 export interface Report {
@@ -43,13 +53,14 @@ export interface Report {
   readonly rows: readonly Row[];
   readonly servers: readonly ServerInfo[];
   readonly targets: readonly Target[];
+  readonly sections: readonly Section[];
   readonly notes: string[];
 }
 
 const fixed = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
-/** autocannon records whole milliseconds, so 0 means "under one", not "free". */
-const latency = (ms: number) => (ms < 1 ? '< 1' : fixed(ms));
+/** Tenths of a millisecond where they matter: a query at 2 or 3 ms is half again as slow. */
+const latency = (ms: number) => (Number.isNaN(ms) ? '–' : fixed(ms, ms < 10 ? 1 : 0));
 
 function table(head: string[], align: ('l' | 'r')[], body: string[][]): string {
   const rule = align.map((a) => (a === 'r' ? '---:' : '---'));
@@ -61,16 +72,36 @@ export function targetMet(target: Target): boolean | undefined {
   return target.kind === 'ratio-at-least' ? target.measured >= target.goal : target.measured <= target.goal;
 }
 
-export function renderMarkdown(report: Report): string {
-  const results = table(
-    ['server', 'workload', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'CPU µs/req', 'server CPU', 'DB CPU', 'client CPU', 'other CPU', 'RSS after MB'],
-    ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
-    report.rows.map((row) => [
+const UNIT: Record<Target['kind'], string> = { 'ratio-at-least': '×', 'ratio-at-most': '×', 'ms-at-most': ' ms', 'mb-at-most': ' MB' };
+
+function targetsTable(targets: readonly Target[]): string {
+  return table(
+    ['target', 'measured', 'goal', 'result', 'by CPU cost'],
+    ['l', 'r', 'r', 'l', 'r'],
+    targets.map((t) => {
+      const met = targetMet(t);
+      const unit = UNIT[t.kind];
+      const ratio = t.kind.startsWith('ratio');
+      const measured = t.measured === undefined || Number.isNaN(t.measured) ? 'n/a' : `${fixed(t.measured, ratio ? 2 : 1)}${unit}`;
+      const goal = `${t.kind === 'ratio-at-least' ? '≥' : '≤'} ${fixed(t.goal, ratio ? 2 : 0)}${unit}`;
+      const byCpu = t.byCpu === undefined ? '–' : `${fixed(t.byCpu, 2)}×`;
+      return [t.label, measured, goal, met === undefined ? 'not run' : met ? 'met' : '**missed**', byCpu];
+    }),
+  );
+}
+
+function resultsTable(rows: readonly Row[], aloneMs?: ReadonlyMap<Row, number>): string {
+  const alone = aloneMs ? ['alone ms'] : [];
+  return table(
+    ['server', 'workload', 'req/s', 'p50 ms', 'p99 ms', ...alone, 'non-2xx', 'errors', 'CPU µs/req', 'server CPU', 'DB CPU', 'client CPU', 'other CPU', 'RSS after MB'],
+    ['l', 'l', 'r', 'r', 'r', ...alone.map(() => 'r' as const), 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    rows.map((row) => [
       row.server,
       row.workload,
       fixed(row.reqPerSec),
       latency(row.p50Ms),
       latency(row.p99Ms),
+      ...(aloneMs ? [latency(aloneMs.get(row) ?? Number.NaN)] : []),
       row.itemErrors ? `${row.non2xx} (+${row.itemErrors} in batches)` : String(row.non2xx),
       String(row.errors),
       fixed(row.cpuUsPerRequest),
@@ -81,42 +112,50 @@ export function renderMarkdown(report: Report): string {
       fixed(row.rssAfterMb, 1),
     ]),
   );
+}
+
+export function renderMarkdown(report: Report): string {
   const idle = table(
     ['server', 'idle RSS MB'],
     ['l', 'r'],
     report.servers.map((s) => [s.server, fixed(s.idleRssMb, 1)]),
   );
-  const targets = table(
-    ['target', 'measured', 'goal', 'result', 'by CPU cost'],
-    ['l', 'r', 'r', 'l', 'r'],
-    report.targets.map((t) => {
-      const met = targetMet(t);
-      const unit = t.kind === 'ratio-at-least' ? '×' : ' MB';
-      const measured = t.measured === undefined ? 'n/a' : `${fixed(t.measured, t.kind === 'ratio-at-least' ? 2 : 1)}${unit}`;
-      const goal = `${t.kind === 'ratio-at-least' ? '≥' : '≤'} ${t.kind === 'ratio-at-least' ? fixed(t.goal, 2) : fixed(t.goal)}${unit}`;
-      const byCpu = t.byCpu === undefined ? '–' : `${fixed(t.byCpu, 2)}×`;
-      return [t.label, measured, goal, met === undefined ? 'not run' : met ? 'met' : '**missed**', byCpu];
-    }),
-  );
+  // A run of the query or user suites alone has no ceiling and no http rows to show.
+  const http = report.rows.length
+    ? [
+        '## Results',
+        '',
+        resultsTable(report.rows),
+        '',
+        idle,
+        '',
+        '## Against the ceiling',
+        '',
+        'Ratios are Basalt req/s divided by the bare `node:http` server\'s req/s on the same machine; the result is judged on ' +
+          'them. "by CPU cost" divides the ceiling\'s CPU µs per request by Basalt\'s (server plus PostgreSQL backends): it ' +
+          'shows the same gap with less noise when the machine was not idle.',
+        '',
+        targetsTable(report.targets),
+        '',
+      ]
+    : [];
+  const sections = report.sections.flatMap((section) => [
+    `## ${section.title}`,
+    '',
+    ...section.intro,
+    '',
+    resultsTable(section.rows, section.aloneMs),
+    '',
+    targetsTable(section.targets),
+    '',
+  ]);
   return [
     '# Basalt load benchmark',
     '',
     ...report.header,
     '',
-    '## Results',
-    '',
-    results,
-    '',
-    idle,
-    '',
-    '## Against the ceiling',
-    '',
-    'Ratios are Basalt req/s divided by the bare `node:http` server\'s req/s on the same machine; the result is judged on ' +
-      'them. "by CPU cost" divides the ceiling\'s CPU µs per request by Basalt\'s (server plus PostgreSQL backends): it ' +
-      'shows the same gap with less noise when the machine was not idle.',
-    '',
-    targets,
-    ...(report.notes.length ? ['', '## Notes', '', ...report.notes.map((n) => `- ${n}`)] : []),
-    '',
+    ...http,
+    ...sections,
+    ...(report.notes.length ? ['## Notes', '', ...report.notes.map((n) => `- ${n}`), ''] : []),
   ].join('\n');
 }

@@ -2,26 +2,33 @@
  * `npm run bench`: a bare node:http server (the ceiling), then Basalt on SQLite, then Basalt on
  * PostgreSQL, each its own child process, each loaded by autocannon from this process.
  *
- *   BENCH_SECONDS          measured seconds per workload (default 10)
+ *   BENCH_SUITES           comma list of http,queries,users (default all; a partial run does not
+ *                          overwrite bench/results/latest.md). http: the workloads of workloads.ts
+ *                          against the ceiling; queries and users: bench/queries.ts, bench/users.ts
+ *   BENCH_SECONDS          measured seconds per http workload (default 10)
+ *   BENCH_QUERY_SECONDS    measured seconds per query and user workload (default 5)
  *   BENCH_WARMUP_SECONDS   unmeasured load before each workload, for the JIT and caches (default 2)
  *   BENCH_CONNECTIONS      concurrent connections (default 32)
  *   BENCH_TARGETS          comma list of ceiling,sqlite,postgres (default all; a partial run does
  *                          not overwrite bench/results/latest.md)
- *   BENCH_WORKLOADS        comma list of create,get-by-id,update,batch (default all; also a partial run)
+ *   BENCH_WORKLOADS        comma list of create,get-by-id,update,batch (default all; also a partial
+ *                          run); http suite only
  *   BENCH_POSTGRES_URL     server to create the temporary database on
  *                          (default postgres://postgres@127.0.0.1:5432/postgres)
  *   BENCH_CPU_PROF         a directory: Basalt children run with --cpu-prof and write profiles there
  *   BENCH_LOG_LEVEL        Basalt's log level (default warn; any other value is also a partial run)
  */
-import autocannon from 'autocannon';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { renderMarkdown, targetMet, type Row, type ServerInfo, type Target } from './report.ts';
-import { cpuSeconds, machineBusySeconds, ROOT, rssMb, startBasalt, startCeiling, tempDataDir, tempDatabase, type Cleanup, type RunningServer, type TempDatabase } from './servers.ts';
-import { BATCH_SIZE, WORKLOADS, type Prepared, type Request, type Workload } from './workloads.ts';
+import { renderMarkdown, targetMet, type Row, type Section, type ServerInfo, type Target } from './report.ts';
+import { measure, stopLoad, type LoadSettings } from './measure.ts';
+import { queryTargets, runQueries, timeAlone, type SuiteContext } from './queries.ts';
+import { postgresSeeder, sqliteSeeder, type Seeder } from './seed.ts';
+import { ROOT, rssMb, startBasalt, startCeiling, tempDataDir, tempDatabase, type Cleanup, type RunningServer, type TempDatabase } from './servers.ts';
+import { runUsers, userTargets } from './users.ts';
+import { BATCH_SIZE, WORKLOADS } from './workloads.ts';
 
 function envNumber(name: string, fallback: number, min: number): number {
   const raw = process.env[name];
@@ -31,12 +38,23 @@ function envNumber(name: string, fallback: number, min: number): number {
   return value;
 }
 
-const SECONDS = envNumber('BENCH_SECONDS', 10, 1);
-const WARMUP_SECONDS = envNumber('BENCH_WARMUP_SECONDS', 2, 0);
-const CONNECTIONS = Math.floor(envNumber('BENCH_CONNECTIONS', 32, 1));
+const LOAD: LoadSettings = {
+  seconds: envNumber('BENCH_SECONDS', 10, 1),
+  warmupSeconds: envNumber('BENCH_WARMUP_SECONDS', 2, 0),
+  connections: Math.floor(envNumber('BENCH_CONNECTIONS', 32, 1)),
+};
+// Thirteen query and user workloads a backend, after seeding a million objects: at the http
+// suite's 10 s each the whole run would pass ten minutes.
+const SUITE_LOAD: LoadSettings = { ...LOAD, seconds: envNumber('BENCH_QUERY_SECONDS', 5, 1) };
+const ALL_SUITES = ['http', 'queries', 'users'] as const;
+type SuiteName = (typeof ALL_SUITES)[number];
+const SUITES = (process.env.BENCH_SUITES ?? ALL_SUITES.join(',')).split(',').map((s) => s.trim()) as SuiteName[];
 const ALL_TARGETS = ['ceiling', 'sqlite', 'postgres'] as const;
 type TargetName = (typeof ALL_TARGETS)[number];
-const TARGETS = (process.env.BENCH_TARGETS ?? ALL_TARGETS.join(',')).split(',').map((t) => t.trim()) as TargetName[];
+// The ceiling is the http suite's denominator; the other suites do not use it.
+const TARGETS = ((process.env.BENCH_TARGETS ?? ALL_TARGETS.join(',')).split(',').map((t) => t.trim()) as TargetName[]).filter(
+  (t) => t !== 'ceiling' || SUITES.includes('http'),
+);
 const ONLY_WORKLOADS = process.env.BENCH_WORKLOADS?.split(',').map((w) => w.trim());
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CPU_PROF = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
@@ -48,13 +66,12 @@ const SERVER_LABEL: Record<TargetName, string> = { ceiling: 'node:http', sqlite:
 
 const cleanups: Cleanup[] = [];
 let cleaning: Promise<void> | undefined;
-let running: autocannon.Instance | undefined;
 let interrupted = false;
 
 /** Runs once however it is reached (normal end, error or signal); later cleanups first. */
 function cleanUp(): Promise<void> {
   cleaning ??= (async () => {
-    running?.stop();
+    stopLoad();
     for (const cleanup of cleanups.reverse()) {
       try {
         await cleanup();
@@ -66,84 +83,26 @@ function cleanUp(): Promise<void> {
   return cleaning;
 }
 
-function cannon(url: string, requests: Request[], seconds: number): Promise<autocannon.Result> {
-  return new Promise((resolvePromise, reject) => {
-    running = autocannon({ url, connections: CONNECTIONS, duration: seconds, requests }, (error, result) => {
-      running = undefined;
-      if (error) reject(error);
-      else resolvePromise(result);
-    });
-  });
+/** Rows and notes of the query and user suites, apart from the http suite's. */
+interface SuiteResults {
+  readonly queries: Row[];
+  readonly users: Row[];
+  readonly aloneMs: Map<Row, number>;
+  readonly notes: string[];
 }
 
-/** CPU seconds of several processes, keyed by pid so one that exits mid-run can be left out. */
-function cpuOf(pids: readonly number[]): Map<number, number> {
-  return new Map(pids.map((pid) => [pid, cpuSeconds(pid)]));
-}
-
-function cpuSince(before: Map<number, number>): number {
-  let total = 0;
-  for (const [pid, start] of before) total += Math.max(0, cpuSeconds(pid) - start);
-  return total;
-}
-
-async function measure(server: RunningServer, workload: Workload, prepared: Prepared, database?: TempDatabase): Promise<Row> {
-  let itemErrors = 0;
-  const requests = prepared.countsItemErrors
-    ? prepared.requests.map((request) => ({
-        ...request,
-        onResponse: (status: number, body: string) => {
-          if (status < 300) itemErrors += body.split('"error":').length - 1;
-        },
-      }))
-    : prepared.requests;
-  if (WARMUP_SECONDS > 0) await cannon(server.url, requests, WARMUP_SECONDS);
-  server.assertAlive();
-  itemErrors = 0;
-  // The pool is warm after the warm-up, so these are the connections the measured run will use.
-  const dbCpu = database ? cpuOf(await database.backendPids()) : undefined;
-  const serverCpu = cpuSeconds(server.pid);
-  const clientCpu = process.cpuUsage();
-  const machineCpu = machineBusySeconds();
-  const started = performance.now();
-  const result = await cannon(server.url, requests, SECONDS);
-  const wall = (performance.now() - started) / 1000;
-  const client = process.cpuUsage(clientCpu);
-  const machine = machineBusySeconds() - machineCpu;
-  server.assertAlive();
-  const serverUsed = cpuSeconds(server.pid) - serverCpu;
-  const dbUsed = dbCpu ? cpuSince(dbCpu) : 0;
-  const clientUsed = (client.user + client.system) / 1e6;
-  return {
-    server: server.name,
-    workload: workload.name,
-    // The total over the measured time, not autocannon's mean of per-second samples, which
-    // drops the partial last second.
-    reqPerSec: result.requests.total / result.duration,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-    itemErrors: prepared.countsItemErrors ? itemErrors : undefined,
-    cpuUsPerRequest: result.requests.total ? ((serverUsed + dbUsed) / result.requests.total) * 1e6 : 0,
-    serverCpuPct: (serverUsed / wall) * 100,
-    dbCpuPct: dbCpu ? (dbUsed / wall) * 100 : undefined,
-    clientCpuPct: (clientUsed / wall) * 100,
-    // Kernel work on our behalf (loopback TCP, softirqs) lands here too, so a few percent is normal.
-    otherCpuPct: (Math.max(0, machine - serverUsed - dbUsed - clientUsed) / wall) * 100,
-    rssAfterMb: rssMb(server.pid),
-  };
-}
-
-async function benchServer(target: TargetName, rows: Row[], servers: ServerInfo[]): Promise<RunningServer> {
+async function benchServer(target: TargetName, rows: Row[], servers: ServerInfo[], suites: SuiteResults): Promise<RunningServer> {
   const label = SERVER_LABEL[target];
   process.stderr.write(`bench: starting ${label}\n`);
   const profFlags = CPU_PROF && target !== 'ceiling' ? ['--cpu-prof', `--cpu-prof-dir=${join(CPU_PROF, target)}`] : [];
   let server: RunningServer;
   let database: TempDatabase | undefined;
+  let dataDir: string | undefined;
   if (target === 'ceiling') server = await startCeiling(cleanups);
-  else if (target === 'sqlite') server = await startBasalt(label, { BASALT_DATA_DIR: tempDataDir(cleanups) }, cleanups, profFlags);
-  else {
+  else if (target === 'sqlite') {
+    dataDir = tempDataDir(cleanups);
+    server = await startBasalt(label, { BASALT_DATA_DIR: dataDir }, cleanups, profFlags);
+  } else {
     database = await tempDatabase(POSTGRES_URL, cleanups);
     // Uploaded files still go to disk on PostgreSQL; keep them out of the working tree.
     server = await startBasalt(label, { BASALT_DATABASE_URL: database.url, BASALT_DATA_DIR: tempDataDir(cleanups) }, cleanups, profFlags);
@@ -153,19 +112,55 @@ async function benchServer(target: TargetName, rows: Row[], servers: ServerInfo[
   servers.push({ server: label, idleRssMb: rssMb(server.pid) });
 
   for (const workload of WORKLOADS) {
+    if (!SUITES.includes('http')) break;
     if ((workload.backends === 'ceiling') !== (target === 'ceiling')) continue;
     if (ONLY_WORKLOADS && target !== 'ceiling' && !ONLY_WORKLOADS.includes(workload.id)) continue;
     process.stderr.write(`bench:   ${workload.name}\n`);
     const prepared = await workload.prepare(server.url);
-    const row = await measure(server, workload, prepared, database);
+    const row = await measure(server, workload, prepared, LOAD, database);
     rows.push(row);
     logRow(row);
   }
+  if (target !== 'ceiling') await runSuites(server, database, dataDir, suites);
   return server;
 }
 
+/** The query and user suites, on the server the http suite used (its classes do not get in the way). */
+async function runSuites(server: RunningServer, database: TempDatabase | undefined, dataDir: string | undefined, results: SuiteResults): Promise<void> {
+  const wanted = (['queries', 'users'] as const).filter((suite) => SUITES.includes(suite));
+  if (wanted.length === 0) return;
+  const seeder = database ? await postgresSeeder(database.url) : sqliteSeeder(dataDir!);
+  // Also closed by the cleanups if a suite fails, before the database is dropped (they run last-in, first-out).
+  cleanups.push(() => seeder.close());
+  try {
+    for (const suite of wanted) await runSuite(suite, server, database, seeder, results);
+  } finally {
+    await seeder.close();
+  }
+}
+
+async function runSuite(suite: 'queries' | 'users', server: RunningServer, database: TempDatabase | undefined, seeder: Seeder, results: SuiteResults): Promise<void> {
+  const rows = results[suite];
+  const context: SuiteContext = {
+    server: server.name,
+    url: server.url,
+    seeder,
+    async measure(workload, requests) {
+      process.stderr.write(`bench:   ${workload}\n`);
+      const alone = await timeAlone(server.url, requests[0]!);
+      const row = await measure(server, { id: workload, name: workload, backends: 'basalt', prepare: async () => ({ requests }) }, { requests }, SUITE_LOAD, database);
+      rows.push(row);
+      results.aloneMs.set(row, alone);
+      logRow(row);
+      return row;
+    },
+    log: (message) => process.stderr.write(`bench:   ${message}\n`),
+  };
+  results.notes.push(...(await (suite === 'queries' ? runQueries(context) : runUsers(context))));
+}
+
 function logRow(row: Row): void {
-  process.stderr.write(`bench:     ${Math.round(row.reqPerSec)} req/s, p99 ${row.p99Ms} ms, non-2xx ${row.non2xx}, errors ${row.errors}\n`);
+  process.stderr.write(`bench:     ${Math.round(row.reqPerSec)} req/s, p50 ${row.p50Ms.toFixed(1)} ms, p99 ${row.p99Ms.toFixed(1)} ms, non-2xx ${row.non2xx}, errors ${row.errors}\n`);
 }
 
 /**
@@ -175,7 +170,7 @@ function logRow(row: Row): void {
 async function remeasureCeiling(ceiling: RunningServer, rows: Row[], notes: string[]): Promise<void> {
   const workload = WORKLOADS.find((w) => w.backends === 'ceiling')!;
   process.stderr.write(`bench: ${ceiling.name} again\n`);
-  const again = await measure(ceiling, workload, await workload.prepare(ceiling.url));
+  const again = await measure(ceiling, workload, await workload.prepare(ceiling.url), LOAD);
   logRow(again);
   const index = rows.findIndex((r) => r.server === ceiling.name);
   const first = rows[index]!;
@@ -184,6 +179,17 @@ async function remeasureCeiling(ceiling: RunningServer, rows: Row[], notes: stri
 }
 
 const fixedInt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+const QUERIES_INTRO = [
+  '`Item` objects (score, name, owner Pointer, loc GeoPoint) are bulk-loaded into a class made through the schema API, ' +
+    'with an index `{score: -1}` made through the schema API too; the same class is measured at 100,000 objects and again ' +
+    'after it has grown to 1,000,000. Every request uses the REST API key; docs/benchmarks.md lists them. Latencies are to 0.1 ms.',
+];
+const USERS_INTRO = [
+  'One user; 100,000 `Secret` objects of which every tenth has the ACL `{<user>: {read: true}}` and the rest are readable ' +
+    'by another user only. The user query and the master-key query are the same request. `/users/me` is held against the ' +
+    'http suite\'s get-by-id on the same server.',
+];
 
 function rowOf(rows: readonly Row[], server: string, workload: string): Row | undefined {
   return rows.find((r) => r.server === server && r.workload === workload);
@@ -229,6 +235,9 @@ async function main(): Promise<void> {
   for (const target of TARGETS) {
     if (!ALL_TARGETS.includes(target)) throw new Error(`BENCH_TARGETS: unknown target ${JSON.stringify(target)}; use ${ALL_TARGETS.join(',')}`);
   }
+  for (const suite of SUITES) {
+    if (!ALL_SUITES.includes(suite)) throw new Error(`BENCH_SUITES: unknown suite ${JSON.stringify(suite)}; use ${ALL_SUITES.join(',')}`);
+  }
   for (const name of ONLY_WORKLOADS ?? []) {
     if (!WORKLOADS.some((w) => w.id === name)) throw new Error(`BENCH_WORKLOADS: unknown workload ${JSON.stringify(name)}; use ${WORKLOADS.map((w) => w.id).join(',')}`);
   }
@@ -237,10 +246,11 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const servers: ServerInfo[] = [];
   const notes: string[] = [];
+  const suites: SuiteResults = { queries: [], users: [], aloneMs: new Map(), notes: [] };
   let ceiling: RunningServer | undefined;
   for (const target of ALL_TARGETS) {
     if (!TARGETS.includes(target)) continue;
-    const server = await benchServer(target, rows, servers);
+    const server = await benchServer(target, rows, servers, suites);
     // The idle ceiling costs nothing while Basalt runs and saves a restart for its second run.
     if (target === 'ceiling') ceiling = server;
     else await server.stop();
@@ -249,12 +259,20 @@ async function main(): Promise<void> {
   await ceiling?.stop();
 
   const cpu = cpus();
-  const otherMax = Math.max(0, ...rows.map((r) => r.otherCpuPct));
+  const otherMax = Math.max(0, ...[...rows, ...suites.queries, ...suites.users].map((r) => r.otherCpuPct));
+  const basalts = (['sqlite', 'postgres'] as const).filter((t) => TARGETS.includes(t)).map((t) => SERVER_LABEL[t]);
+  const sections: Section[] = [];
+  if (SUITES.includes('queries')) {
+    sections.push({ title: 'Queries', intro: QUERIES_INTRO, rows: suites.queries, aloneMs: suites.aloneMs, targets: queryTargets(suites.queries, basalts) });
+  }
+  if (SUITES.includes('users')) {
+    sections.push({ title: 'Users', intro: USERS_INTRO, rows: suites.users, aloneMs: suites.aloneMs, targets: userTargets(suites.users, rows, basalts) });
+  }
   const batchRows = rows.filter((r) => r.workload.startsWith('batch'));
   const markdown = renderMarkdown({
     header: [
       `${new Date().toISOString().slice(0, 10)} · ${version} · Node ${process.version} · ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'} · ` +
-        `${CONNECTIONS} connections · ${SECONDS} s per workload after ${WARMUP_SECONDS} s warm-up.`,
+        `${LOAD.connections} connections · ${LOAD.seconds} s per http workload, ${SUITE_LOAD.seconds} s per query and user workload, each after ${LOAD.warmupSeconds} s warm-up.`,
       '',
       `Load average when the run started: ${loadAtStart.toFixed(2)}; other processes used up to ${Math.round(otherMax)}% of a core during a workload` +
         (otherMax > BUSY_OTHER_PCT ? ' — **the machine was busy; throughput is understated and noisy, compare "by CPU cost".**' : '.'),
@@ -266,11 +284,12 @@ async function main(): Promise<void> {
     rows,
     servers,
     targets: targetsOf(rows, servers),
-    notes: [...notes, ...batchRows.map((r) => `${r.server}, batch: ${fixedInt(r.reqPerSec * BATCH_SIZE)} objects/s.`)],
+    sections,
+    notes: [...notes, ...batchRows.map((r) => `${r.server}, batch: ${fixedInt(r.reqPerSec * BATCH_SIZE)} objects/s.`), ...suites.notes],
   });
   process.stdout.write(`\n${markdown}`);
 
-  if (ALL_TARGETS.every((t) => TARGETS.includes(t)) && !ONLY_WORKLOADS && !process.env.BENCH_LOG_LEVEL) {
+  if (ALL_TARGETS.every((t) => TARGETS.includes(t)) && ALL_SUITES.every((s) => SUITES.includes(s)) && !ONLY_WORKLOADS && !process.env.BENCH_LOG_LEVEL) {
     const dir = join(ROOT, 'bench', 'results');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'latest.md'), markdown);
@@ -278,7 +297,7 @@ async function main(): Promise<void> {
   } else {
     process.stderr.write('bench: partial run; bench/results/latest.md left as it was\n');
   }
-  const missed = targetsOf(rows, servers).filter((t) => targetMet(t) === false).length;
+  const missed = [...targetsOf(rows, servers), ...sections.flatMap((s) => s.targets)].filter((t) => targetMet(t) === false).length;
   if (missed) process.stderr.write(`bench: ${missed} target(s) missed\n`);
 }
 

@@ -13,7 +13,7 @@ import pg from 'pg';
 export const ROOT = new URL('..', import.meta.url).pathname;
 
 export const APP = { id: 'bench-app', restKey: 'bench-rest-key', masterKey: 'bench-master-key' };
-const ADMIN = { email: 'bench@basalt.local', password: 'bench-admin-password' };
+export const ADMIN = { email: 'bench@basalt.local', password: 'bench-admin-password' };
 
 export type Cleanup = () => Promise<void> | void;
 

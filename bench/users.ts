@@ -1,0 +1,107 @@
+/**
+ * The user suite: logging in, reading the current user, and a query whose answer the caller's
+ * ACLs decide, against the same query with the master key ("users" issue).
+ */
+import { verify } from '@node-rs/argon2';
+import type { Row, Target } from './report.ts';
+import { api, createClass, createIndex, expectPage, findPath, MASTER_HEADERS, nthScore, PAGE, raiseLimits, RANGE_SIZE, REST_HEADERS, seedAndCheck, type SuiteContext } from './queries.ts';
+import { READABLE_EVERY, secretSet } from './seed.ts';
+
+const USER = { username: 'bench-user', password: 'bench-user-password-1' };
+export const SECRETS = 100_000;
+/** Sequential logins and in-process hash checks timed to report what one login costs. */
+const SINGLE_LOGINS = 10;
+const HASH_CHECKS = 20;
+
+export const USER_WORKLOADS = {
+  login: 'login (GET /1/login)',
+  me: 'GET /1/users/me',
+  asUser: `query as the user (${100 / READABLE_EVERY}% readable)`,
+  asMaster: 'same query, master key',
+};
+
+/** The get-by-id row of the http suite, which /users/me is held against. */
+export const GET_BY_ID = 'get-by-id';
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+export async function runUsers(ctx: SuiteContext): Promise<string[]> {
+  const { url } = ctx;
+  await raiseLimits(url);
+  const user = await api(url, 'POST', '/1/users', REST_HEADERS, USER);
+  const userId = String(user.objectId);
+  const asUser = { ...REST_HEADERS, 'x-svc-session-token': String(user.sessionToken) };
+
+  const secrets = secretSet(userId);
+  await createClass(url, 'Secret', { score: { type: 'Number' }, name: { type: 'String' } });
+  await seedAndCheck(ctx, secrets, 0, SECRETS, () => createIndex(url, 'Secret', 'byScore', { score: -1 }));
+
+  // The argon2id parameters are the ones in the stored hash, so timing a check of it here
+  // measures the server's cost per login without reaching into its code.
+  const stored = (await ctx.seeder.document('_User', userId))?._hashed_password;
+  if (typeof stored !== 'string') throw new Error('the bench user has no stored password hash');
+  const hashMs: number[] = [];
+  for (let n = 0; n < HASH_CHECKS; n++) {
+    const started = performance.now();
+    if (!(await verify(stored, USER.password))) throw new Error('the stored hash does not verify the bench password');
+    hashMs.push(performance.now() - started);
+  }
+  const loginPath = `/1/login?${new URLSearchParams(USER).toString()}`;
+  const loginMs: number[] = [];
+  for (let n = 0; n < SINGLE_LOGINS; n++) {
+    const started = performance.now();
+    await api(url, 'GET', loginPath, REST_HEADERS);
+    loginMs.push(performance.now() - started);
+  }
+  const params = /\$argon2id\$v=\d+\$([^$]+)\$/.exec(stored)?.[1] ?? 'unknown parameters';
+  const notes = [
+    `${ctx.server}: one argon2id check (${params}) takes ${median(hashMs).toFixed(1)} ms in the bench process (median of ${HASH_CHECKS}); ` +
+      `one login over HTTP, one at a time, ${median(loginMs).toFixed(1)} ms (median of ${SINGLE_LOGINS}).`,
+  ];
+  await ctx.measure(USER_WORKLOADS.login, [{ method: 'GET', path: loginPath, headers: REST_HEADERS }]);
+  await ctx.measure(USER_WORKLOADS.me, [{ method: 'GET', path: '/1/users/me', headers: asUser }]);
+
+  const x = await nthScore(url, 'Secret', RANGE_SIZE, MASTER_HEADERS);
+  const query = findPath('Secret', { where: { score: { $gte: x } }, order: '-score', limit: PAGE });
+  await expectPage(url, query, asUser, (body) => {
+    const readable = (body.results as { ACL?: Record<string, unknown> }[]).every((r) => r.ACL && userId in r.ACL);
+    return readable ? undefined : 'the user was shown an object it may not read';
+  });
+  await expectPage(url, query, MASTER_HEADERS);
+  notes.push(`${ctx.server}: the user query is \`score ≥ ${x.toLocaleString('en-US')}\` (the top ${RANGE_SIZE.toLocaleString('en-US')} of ${SECRETS.toLocaleString('en-US')}), order \`-score\`, limit ${PAGE}; about ${RANGE_SIZE / READABLE_EVERY} of those ${RANGE_SIZE.toLocaleString('en-US')} are readable by the user.`);
+  await ctx.measure(USER_WORKLOADS.asUser, [{ method: 'GET', path: query, headers: asUser }]);
+  await ctx.measure(USER_WORKLOADS.asMaster, [{ method: 'GET', path: query, headers: MASTER_HEADERS }]);
+  return notes;
+}
+
+/** The issue's goals: the user's query p50 within 1.5× of the master key's; /users/me at least 0.9× get-by-id req/s. */
+export function userTargets(rows: readonly Row[], httpRows: readonly Row[], servers: readonly string[]): Target[] {
+  const targets: Target[] = [];
+  for (const server of servers) {
+    const row = (from: readonly Row[], workload: string) => from.find((r) => r.server === server && r.workload === workload);
+    const user = row(rows, USER_WORKLOADS.asUser);
+    const master = row(rows, USER_WORKLOADS.asMaster);
+    targets.push({
+      label: `query p50, user ÷ master key, ${server}`,
+      measured: user && master ? user.p50Ms / master.p50Ms : undefined,
+      byCpu: user && master ? user.cpuUsPerRequest / master.cpuUsPerRequest : undefined,
+      goal: 1.5,
+      kind: 'ratio-at-most',
+    });
+  }
+  for (const server of servers) {
+    const me = rows.find((r) => r.server === server && r.workload === USER_WORKLOADS.me);
+    const get = httpRows.find((r) => r.server === server && r.workload === GET_BY_ID);
+    targets.push({
+      label: `/users/me ÷ get-by-id req/s, ${server}`,
+      measured: me && get ? me.reqPerSec / get.reqPerSec : undefined,
+      byCpu: me && get && me.cpuUsPerRequest ? get.cpuUsPerRequest / me.cpuUsPerRequest : undefined,
+      goal: 0.9,
+      kind: 'ratio-at-least',
+    });
+  }
+  return targets;
+}
