@@ -121,3 +121,35 @@ describe('command line', () => {
     }
   });
 });
+
+describe('npm start', () => {
+  it('builds dist/ and serves from the compiled JavaScript', async () => {
+    const { execFileSync, spawn } = await import('node:child_process');
+    const { freePort } = await import('../helpers/process.ts');
+    const root = new URL('../..', import.meta.url).pathname;
+    execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'ignore' });
+    const dataDir = tempDir();
+    const port = await freePort();
+    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('BASALT_') && !key.startsWith('TEST_')));
+    const child = spawn(process.execPath, ['dist/main.js'], { cwd: root, env: { ...env, BASALT_DATA_DIR: dataDir, BASALT_PORT: String(port), BASALT_HOST: '127.0.0.1', BASALT_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (chunk) => (out += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      let healthy = false;
+      for (let attempt = 0; attempt < 200 && !healthy; attempt++) {
+        healthy = await fetch(`http://127.0.0.1:${port}/health`).then((response) => response.ok, () => false);
+        if (!healthy) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.ok(healthy, 'the compiled server answers /health');
+      const appId = printed(out, 'application id');
+      const restKey = printed(out, 'REST API key');
+      const created = await http(`http://127.0.0.1:${port}/1/classes/Note`, 'POST', { body: { text: 'compiled' }, headers: { 'X-Svc-Application-Id': appId, 'X-Svc-REST-API-Key': restKey } });
+      assert.equal(created.status, 201);
+    } finally {
+      child.kill('SIGTERM');
+      assert.equal(await exited, 0);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
