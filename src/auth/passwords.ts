@@ -1,18 +1,19 @@
-import { hash, verify } from '@node-rs/argon2';
-import bcrypt from 'bcryptjs';
-
 // argon2id with OWASP's recommended minimum (m=19 MiB, t=2, p=1): about 10 ms per hash here.
 const OPTIONS = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, OPTIONS);
+// Both libraries load on first use: a server that hashes nothing (most restarts) keeps the memory.
+const argon2 = () => import('@node-rs/argon2');
+const bcrypt = async () => (await import('bcryptjs')).default;
+
+export async function hashPassword(password: string): Promise<string> {
+  return (await argon2()).hash(password, OPTIONS);
 }
 
 /** Verifies against an argon2 hash, or a bcrypt hash imported from another system (`$2a$`, `$2b$`, `$2y$`). */
 export async function verifyPassword(stored: string, password: string): Promise<boolean> {
   try {
-    if (isBcrypt(stored)) return await bcrypt.compare(password, stored);
-    return await verify(stored, password);
+    if (isBcrypt(stored)) return await (await bcrypt()).compare(password, stored);
+    return await (await argon2()).verify(stored, password);
   } catch {
     return false;
   }

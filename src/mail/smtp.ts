@@ -1,4 +1,3 @@
-import { createTransport } from 'nodemailer';
 import type { SmtpSettings } from '../apps/settings.ts';
 import type { MailMessage, Mailer } from './port.ts';
 
@@ -11,6 +10,8 @@ export class SmtpMailer implements Mailer {
 
   async send(message: MailMessage): Promise<void> {
     const { host, port, secure, auth, from } = this.settings;
+    // Loaded on first use: most servers never send mail over SMTP, and nodemailer costs memory.
+    const { createTransport } = await import('nodemailer');
     const transport = createTransport({
       host,
       ...(port === null ? {} : { port }),
