@@ -16,11 +16,11 @@ export interface QueryScope {
   readonly inBranch: boolean;
   readonly budget: { terms: number };
   /** Set by `$nearSphere`: results sort by distance unless `order` says otherwise. */
-  readonly found: { nearest: OrderKey | null; regex: boolean; scansText: boolean };
+  readonly found: { nearest: OrderKey | null; regex: boolean };
 }
 
 export function rootScope(schema: ClassSchema | null, schemaOf: (className: string) => ClassSchema | null): QueryScope {
-  return { schema, schemaOf, nesting: 0, inBranch: false, budget: { terms: 0 }, found: { nearest: null, regex: false, scansText: false } };
+  return { schema, schemaOf, nesting: 0, inBranch: false, budget: { terms: 0 }, found: { nearest: null, regex: false } };
 }
 
 export function innerScope(parent: QueryScope, schema: ClassSchema | null, branch: boolean): QueryScope {

@@ -109,10 +109,3 @@ export function parseSkip(value: unknown): number {
   if (skip === null || skip < 0) throw Errors.invalidSkip('skip must be a whole number, 0 or more.');
   return skip;
 }
-
-/** `keys=a,b` → the fields to return; objectId, createdAt and updatedAt always come back. */
-export function parseKeys(value: unknown): ReadonlySet<string> | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw Errors.invalidQuery('keys must be a comma-separated string.');
-  return new Set(value.split(',').map((key) => key.trim().split('.')[0]!).filter(Boolean));
-}

@@ -1,9 +1,5 @@
-import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import type { Target } from './targets.ts';
+import { postgresApp, sqliteApp } from './app-database.ts';
 
 /** A row of an app's `_Outbox` table: mail kept because there is no SMTP server, or it failed. */
 export interface OutboxRow {
@@ -29,22 +25,13 @@ export async function openMailTables(target: Target, markerClass: string): Promi
   return target.backend === 'postgres' ? postgresTables(markerClass) : sqliteTables(markerClass);
 }
 
-function env(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: run the tests with \`npm test\`.`);
-  return value;
-}
 
 function toRow(row: Record<string, unknown>): OutboxRow {
   return { to: String(row.to), subject: String(row.subject), text: String(row.text), status: String(row.status), error: row.error == null ? null : String(row.error) };
 }
 
 async function postgresTables(markerClass: string): Promise<MailTables> {
-  const client = new pg.Client({ connectionString: env('TEST_POSTGRES_URL') });
-  await client.connect();
-  const found = await client.query(`SELECT schemaname FROM pg_tables WHERE tablename = $1 AND schemaname LIKE 'app\\_%'`, [markerClass]);
-  assert.equal(found.rows.length, 1, `the app schema holding ${markerClass}`);
-  const schema = String(found.rows[0].schemaname);
+  const { client, schema } = await postgresApp(markerClass);
   return {
     async outbox(to) {
       const { rows } = await client.query(`SELECT * FROM "${schema}"."_Outbox" WHERE $1::text IS NULL OR "to" = $1 ORDER BY "createdAt", "id"`, [to ?? null]);
@@ -61,23 +48,7 @@ async function postgresTables(markerClass: string): Promise<MailTables> {
 }
 
 function sqliteTables(markerClass: string): MailTables {
-  const dir = join(env('TEST_SQLITE_DATA_DIR'), 'apps');
-  let db: Database.Database | null = null;
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.db'))) {
-    let candidate: Database.Database | null = null;
-    try {
-      candidate = new Database(join(dir, file), { readonly: true, fileMustExist: true });
-      if (candidate.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(markerClass)) {
-        db = candidate;
-        break;
-      }
-    } catch {
-      // Other test files create and drop apps meanwhile.
-    }
-    candidate?.close();
-  }
-  assert.ok(db, `the app file holding ${markerClass}`);
-  const file = db;
+  const file = sqliteApp(markerClass);
   return {
     async outbox(to) {
       const rows = file.prepare(`SELECT * FROM "_Outbox" WHERE ? IS NULL OR "to" = ? ORDER BY "createdAt", "id"`).all(to ?? null, to ?? null) as Record<string, unknown>[];

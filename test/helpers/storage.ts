@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import type { Target } from './targets.ts';
+import { postgresApp, sqliteApp } from './app-database.ts';
 
 /**
  * What a request did to the database itself, read beside the server (never through src/):
@@ -48,18 +46,9 @@ export async function openStorage(target: Target, markerClass: string): Promise<
   };
 }
 
-function env(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: run the tests with \`npm test\`.`);
-  return value;
-}
 
 async function postgresStorage(markerClass: string): Promise<Omit<Storage, 'indexesNamed'>> {
-  const client = new pg.Client({ connectionString: env('TEST_POSTGRES_URL') });
-  await client.connect();
-  const found = await client.query(`SELECT schemaname FROM pg_tables WHERE tablename = $1 AND schemaname LIKE 'app\\_%'`, [markerClass]);
-  assert.equal(found.rows.length, 1, `the app schema holding ${markerClass}`);
-  const schema = String(found.rows[0].schemaname);
+  const { client, schema } = await postgresApp(markerClass);
   await client.query('SET enable_seqscan = off');
   return {
     async tableExists(className) {
@@ -92,23 +81,7 @@ async function postgresStorage(markerClass: string): Promise<Omit<Storage, 'inde
 }
 
 function sqliteStorage(markerClass: string): Omit<Storage, 'indexesNamed'> {
-  const dir = join(env('TEST_SQLITE_DATA_DIR'), 'apps');
-  let db: Database.Database | null = null;
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.db'))) {
-    let candidate: Database.Database | null = null;
-    try {
-      candidate = new Database(join(dir, file), { readonly: true, fileMustExist: true });
-      if (candidate.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(markerClass)) {
-        db = candidate;
-        break;
-      }
-    } catch {
-      // Other test files create and drop apps meanwhile; a file that vanished is not this app's.
-    }
-    candidate?.close();
-  }
-  assert.ok(db, `the app file holding ${markerClass}`);
-  const file = db;
+  const file = sqliteApp(markerClass);
   return {
     async tableExists(className) {
       return file.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(className) !== undefined;
