@@ -33,10 +33,14 @@ export interface AppHandle {
 export class AppRegistry {
   private readonly records = new Map<string, Promise<AppRecord | null>>();
   private readonly handles = new Map<string, Promise<AppHandle>>();
+  // The settled values of the two maps above, so the common request finds its app without a
+  // promise hop; an entry lives exactly as long as the promise it came from.
+  private readonly loadedRecords = new Map<string, AppRecord>();
+  private readonly openHandles = new Map<string, AppHandle>();
 
   constructor(private readonly backend: Backend) {
     backend.subscribe((message) => {
-      if (message.what === 'app') this.records.delete(message.appId);
+      if (message.what === 'app') this.forget(message.appId);
       if (message.what === 'schema') void this.handles.get(message.appId)?.then((handle) => handle.schemas.invalidate());
       if (message.what === 'config') void this.handles.get(message.appId)?.then((handle) => handle.config.invalidate());
       if (message.what === 'sessions') void this.handles.get(message.appId)?.then((handle) => handle.sessions.invalidate());
@@ -56,17 +60,36 @@ export class AppRegistry {
   find(applicationId: string): Promise<AppRecord | null> {
     let record = this.records.get(applicationId);
     if (!record) {
-      record = this.load(applicationId);
+      const loading = this.load(applicationId);
+      record = loading;
       // Only apps that exist are remembered: caching misses would let random ids grow memory.
-      record.then(
+      loading.then(
         (found) => {
-          if (!found) this.records.delete(applicationId);
+          if (this.records.get(applicationId) !== loading) return;
+          if (found) this.loadedRecords.set(applicationId, found);
+          else this.records.delete(applicationId);
         },
         () => this.records.delete(applicationId),
       );
       this.records.set(applicationId, record);
     }
     return record;
+  }
+
+  /** The app's record when it is cached already: the hot path of every request. */
+  findLoaded(applicationId: string): AppRecord | undefined {
+    return this.loadedRecords.get(applicationId);
+  }
+
+  /** The app's open handle for this very record, when there is one. */
+  handleLoaded(record: AppRecord): AppHandle | undefined {
+    const handle = this.openHandles.get(record.applicationId);
+    return handle?.record === record ? handle : undefined;
+  }
+
+  private forget(applicationId: string): void {
+    this.records.delete(applicationId);
+    this.loadedRecords.delete(applicationId);
   }
 
   private async load(applicationId: string): Promise<AppRecord | null> {
@@ -96,12 +119,19 @@ export class AppRegistry {
         const sessions = new SessionService(store, schemas, () => this.backend.publish({ appId: record.applicationId, what: 'sessions' }));
         const roles = new RoleService(store, schemas, () => this.backend.publish({ appId: record.applicationId, what: 'roles' }));
         const config = new ConfigService(new SqlConfigStore(ns), () => this.backend.publish({ appId: record.applicationId, what: 'config' }));
-        return { record, store, schemas, sessions, roles, tokens: new SqlTokenStore(ns), outbox: new SqlOutboxStore(ns), config };
+        const opened = { record, store, schemas, sessions, roles, tokens: new SqlTokenStore(ns), outbox: new SqlOutboxStore(ns), config };
+        this.openHandles.set(record.applicationId, opened);
+        return opened;
       });
       handle.catch(() => this.handles.delete(record.applicationId));
       this.handles.set(record.applicationId, handle);
     }
-    return handle.then((h) => (h.record === record ? h : { ...h, record }));
+    return handle.then((h) => {
+      if (h.record === record) return h;
+      const current = { ...h, record };
+      this.openHandles.set(record.applicationId, current);
+      return current;
+    });
   }
 
   async create(input: { appName: string; applicationId?: string; ownerId: string | null; keys?: Partial<AppKeys>; settings?: Partial<AppSettings> }): Promise<AppRecord> {
@@ -128,7 +158,7 @@ export class AppRegistry {
       if (await this.load(record.applicationId)) throw Errors.duplicateValue(`An app with the id ${record.applicationId} exists already.`);
       throw error;
     }
-    this.records.delete(record.applicationId);
+    this.forget(record.applicationId);
     await this.backend.openApp(record.namespace);
     return record;
   }
@@ -148,7 +178,7 @@ export class AppRegistry {
       `UPDATE ${this.table('apps')} SET "appName" = ${d.placeholder(1)}, "keys" = ${d.placeholder(2)}, "settings" = ${d.placeholder(3)}, "updatedAt" = ${d.placeholder(4)} WHERE "applicationId" = ${d.placeholder(5)}`,
       [next.appName, JSON.stringify(next.keys), JSON.stringify(next.settings), next.updatedAt, applicationId],
     );
-    this.records.delete(applicationId);
+    this.forget(applicationId);
     await this.backend.publish({ appId: applicationId, what: 'app' });
     return next;
   }

@@ -22,6 +22,24 @@ const KEY_OF: Record<KeyKind, keyof AppRecord['keys']> = {
 const STRENGTH: readonly KeyKind[] = ['master', 'rest', 'client', 'javascript', 'windows'];
 
 /**
+ * Keys already proven right, per app record (a changed record is a new object, so a rotated key
+ * is never served from here). A Set answers by the hash of the presented string, so unlike `===`
+ * against the secret its time does not tell how much of a wrong key was right; only correct keys
+ * enter, so it holds at most one entry per key kind.
+ */
+const verified = new WeakMap<AppRecord, Map<KeyKind, Set<string>>>();
+
+function isVerified(app: AppRecord, kind: KeyKind, given: string): boolean {
+  return verified.get(app)?.get(kind)?.has(given) === true;
+}
+
+function remember(app: AppRecord, kind: KeyKind, given: string): void {
+  let kinds = verified.get(app);
+  if (!kinds) verified.set(app, (kinds = new Map()));
+  kinds.set(kind, new Set([given]));
+}
+
+/**
  * Decides which key a request authenticates with. Every key presented must be right (a wrong
  * master key is not silently downgraded to another key); the strongest one wins.
  */
@@ -30,7 +48,10 @@ export function authenticateKey(app: AppRecord, credentials: Credentials): KeyKi
   for (const kind of STRENGTH) {
     const given = credentials.keys[kind];
     if (given === undefined) continue;
-    if (!sameSecret(given, app.keys[KEY_OF[kind]])) throw Errors.unauthorized();
+    if (!isVerified(app, kind, given)) {
+      if (!sameSecret(given, app.keys[KEY_OF[kind]])) throw Errors.unauthorized();
+      remember(app, kind, given);
+    }
     chosen ??= kind;
   }
   if (!chosen) throw Errors.unauthorized('Unauthorized: this request carries no key for the application.');

@@ -12,10 +12,10 @@ import type { SdkFields } from './sdk-body.ts';
 export async function resolveContext(deps: HttpDeps, request: FastifyRequest, sdk: SdkFields): Promise<RequestContext> {
   const credentials = readCredentials(request.headers, sdk);
   if (!credentials.applicationId) throw Errors.missingApplicationId();
-  const record = await deps.apps.find(credentials.applicationId);
+  const record = deps.apps.findLoaded(credentials.applicationId) ?? (await deps.apps.find(credentials.applicationId));
   if (!record) throw Errors.unauthorized();
   const key = authenticateKey(record, credentials);
-  const app = await deps.apps.handle(record);
+  const app = deps.apps.handleLoaded(record) ?? (await deps.apps.handle(record));
   const session = credentials.sessionToken ? await resolveSession(app, credentials.sessionToken) : null;
   // Roles matter to every read and write a user makes, so they are looked up once, here (cached per user).
   const roles = session ? await app.roles.principalsOf(session.userId) : [];
@@ -30,9 +30,14 @@ export async function resolveContext(deps: HttpDeps, request: FastifyRequest, sd
       revocableSession: credentials.revocableSession ?? false,
       principals: callerPrincipals(session?.userId ?? null, roles),
     },
-    publicUrl: publicUrl(deps, request),
+    // Read when a use case asks: most requests need neither, and the address costs a system call.
+    get publicUrl() {
+      return publicUrl(deps, request);
+    },
     limits: { objectSize: deps.config.objectSizeLimit },
-    clientIp: request.ip,
+    get clientIp() {
+      return request.ip;
+    },
     userOptions: userOptions(deps),
     log: request.log,
   };

@@ -3,9 +3,14 @@ import type { Credentials } from '../auth/credentials.ts';
 import type { KeyKind } from '../rest/context.ts';
 import type { SdkFields } from './sdk-body.ts';
 
+// Header names are built once: this runs for a dozen names on every request.
+const headerNames = new Map<string, readonly [string, string]>();
+
 /** Reads `X-Svc-<name>`, or its Parse alias `X-Parse-<name>`. */
 export function svcHeader(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[`x-svc-${name}`] ?? headers[`x-parse-${name}`];
+  let names = headerNames.get(name);
+  if (!names) headerNames.set(name, (names = [`x-svc-${name}`, `x-parse-${name}`]));
+  const value = headers[names[0]] ?? headers[names[1]];
   return Array.isArray(value) ? value[0] : value;
 }
 
@@ -17,40 +22,38 @@ export function svcHeader(headers: IncomingHttpHeaders, name: string): string | 
  */
 export function readCredentials(headers: IncomingHttpHeaders, sdk: SdkFields): Credentials {
   const keys: Partial<Record<KeyKind, string>> = {};
-  const set = (kind: KeyKind, value: string | undefined) => {
-    if (value !== undefined && value !== '' && keys[kind] === undefined) keys[kind] = value;
-  };
-  set('master', svcHeader(headers, 'master-key'));
-  set('rest', svcHeader(headers, 'rest-api-key'));
-  set('client', svcHeader(headers, 'client-key'));
-  set('windows', svcHeader(headers, 'windows-key'));
+  setKey(keys, 'master', svcHeader(headers, 'master-key'));
+  setKey(keys, 'rest', svcHeader(headers, 'rest-api-key'));
+  setKey(keys, 'client', svcHeader(headers, 'client-key'));
+  setKey(keys, 'windows', svcHeader(headers, 'windows-key'));
   const jsHeader = headers['x-parse-javascript-key'];
-  set('javascript', Array.isArray(jsHeader) ? jsHeader[0] : jsHeader);
-  set('master', sdk.masterKey);
-  set('client', sdk.clientKey);
-  set('javascript', sdk.javascriptKey);
-  set('windows', sdk.windowsKey);
+  setKey(keys, 'javascript', Array.isArray(jsHeader) ? jsHeader[0] : jsHeader);
+  setKey(keys, 'master', sdk.masterKey);
+  setKey(keys, 'client', sdk.clientKey);
+  setKey(keys, 'javascript', sdk.javascriptKey);
+  setKey(keys, 'windows', sdk.windowsKey);
 
   let applicationId = svcHeader(headers, 'application-id') ?? sdk.applicationId;
   const basic = parseBasic(headers.authorization);
   if (basic) {
     applicationId ??= basic.user;
-    if (basic.password.startsWith('javascript-key=')) set('javascript', basic.password.slice('javascript-key='.length));
-    else if (basic.password.startsWith('master-key=')) set('master', basic.password.slice('master-key='.length));
-    else set('master', basic.password);
+    if (basic.password.startsWith('javascript-key=')) setKey(keys, 'javascript', basic.password.slice('javascript-key='.length));
+    else if (basic.password.startsWith('master-key=')) setKey(keys, 'master', basic.password.slice('master-key='.length));
+    else setKey(keys, 'master', basic.password);
   }
   const revocable = svcHeader(headers, 'revocable-session') ?? sdk.revocableSession;
-  return {
-    ...(applicationId ? { applicationId } : {}),
-    keys,
-    ...pick('sessionToken', svcHeader(headers, 'session-token') ?? sdk.sessionToken),
-    ...pick('installationId', svcHeader(headers, 'installation-id') ?? sdk.installationId),
-    revocableSession: revocable === '1' || revocable === 'true',
-  };
+  const credentials: { -readonly [K in keyof Credentials]: Credentials[K] } = { keys, revocableSession: revocable === '1' || revocable === 'true' };
+  if (applicationId) credentials.applicationId = applicationId;
+  const sessionToken = svcHeader(headers, 'session-token') ?? sdk.sessionToken;
+  if (sessionToken) credentials.sessionToken = sessionToken;
+  const installationId = svcHeader(headers, 'installation-id') ?? sdk.installationId;
+  if (installationId) credentials.installationId = installationId;
+  return credentials;
 }
 
-function pick<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
-  return value ? ({ [key]: value } as Record<K, string>) : {};
+/** The first non-empty value of a key kind wins. */
+function setKey(keys: Partial<Record<KeyKind, string>>, kind: KeyKind, value: string | undefined): void {
+  if (value !== undefined && value !== '' && keys[kind] === undefined) keys[kind] = value;
 }
 
 function parseBasic(header: string | undefined): { user: string; password: string } | null {

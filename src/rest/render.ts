@@ -3,20 +3,37 @@ import type { ClassSchema } from '../schema/types.ts';
 import { isPlainObject } from '../encoding/values.ts';
 import type { RequestContext } from './context.ts';
 
+const UNDERSCORE = 0x5f;
+
+// A schema object is replaced, never changed, when its class changes: its Relation fields can be
+// listed once instead of on every object rendered.
+const relationFields = new WeakMap<ClassSchema, readonly (readonly [string, string | undefined])[]>();
+
+/** The Relation fields an object of the class shows; spec 2.5: a role's users and roles are not shown. */
+function relationsOf(schema: ClassSchema): readonly (readonly [string, string | undefined])[] {
+  let relations = relationFields.get(schema);
+  if (!relations) {
+    relations = schema.className === '_Role' ? [] : Object.entries(schema.fields).flatMap(([field, type]) => (type.type === 'Relation' ? [[field, type.targetClass] as const] : []));
+    relationFields.set(schema, relations);
+  }
+  return relations;
+}
+
 /** Turns a stored object into the wire JSON of spec 4.1 (File URLs, Relation fields, keys). */
 export function renderObject(ctx: RequestContext, schema: ClassSchema | null, object: StoredObject, keys?: ReadonlySet<string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(object.data)) {
+  const data = object.data;
+  for (const field in data) {
     // Fields starting with "_" are the server's own (a password hash, tokens): never sent.
-    if (field.startsWith('_') || (keys && !keys.has(field))) continue;
+    if (field.charCodeAt(0) === UNDERSCORE || (keys && !keys.has(field))) continue;
+    const value = data[field];
     // Only File, Array and Object fields can hold a File, so other values skip the walk.
     const type = schema?.fields[field]?.type;
     out[field] = type === undefined || type === 'File' || type === 'Array' || type === 'Object' ? withFileUrls(ctx, value) : value;
   }
-  // Spec 2.5: a role's users and roles relations are not shown.
-  if (schema && schema.className !== '_Role') {
-    for (const [field, type] of Object.entries(schema.fields)) {
-      if (type.type === 'Relation' && (!keys || keys.has(field))) out[field] = { __type: 'Relation', className: type.targetClass };
+  if (schema) {
+    for (const [field, targetClass] of relationsOf(schema)) {
+      if (!keys || keys.has(field)) out[field] = { __type: 'Relation', className: targetClass };
     }
   }
   out.objectId = object.objectId;
