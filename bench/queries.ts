@@ -153,7 +153,7 @@ export async function runQueries(ctx: SuiteContext): Promise<string[]> {
   for (const size of SIZES) {
     // Made once the first rows are in, as an app adds an index to a class that has grown; the
     // million-object step then writes through it.
-    // The GeoPoint index covers the latitude band $nearSphere starts with.
+    // The GeoPoint index serves the box every geo query starts with; $nearSphere searches it in rings.
     const index = size === SIZES[0] ? async () => {
       await createIndex(url, 'Item', 'byScore', { score: -1 });
       await createIndex(url, 'Item', 'byLoc', { loc: 1 });

@@ -187,8 +187,8 @@ const QUERIES_INTRO = [
 ];
 const USERS_INTRO = [
   'One user; 100,000 `Secret` objects of which every tenth has the ACL `{<user>: {read: true}}` and the rest are readable ' +
-    'by another user only. The user query and the master-key query are the same request. `/users/me` is held against the ' +
-    'http suite\'s get-by-id on the same server.',
+    'by another user only. The user query and the master-key query are the same request. `/users/me` is held against ' +
+    'get-by-id measured again just before it, on the same server in the same state.',
 ];
 
 function rowOf(rows: readonly Row[], server: string, workload: string): Row | undefined {

@@ -56,16 +56,29 @@ export type WhereNode =
   | { readonly kind: 'relatedTo'; readonly owningClass: string; readonly owningId: string; readonly field: string; readonly ownerRead: readonly string[] | null }
   /** Every element of the array field is among `values` (`$containedBy`). */
   | { readonly kind: 'containedBy'; readonly field: FieldRef; readonly element: ElementOf; readonly values: readonly Scalar[] }
-  /** The GeoPoint field lies within `maxRadians` of a point (`$nearSphere`, `$centerSphere`). */
-  | { readonly kind: 'geoWithinDistance'; readonly field: FieldRef; readonly point: LatLng; readonly maxRadians: number }
+  /**
+   * The GeoPoint field lies within `maxRadians` of a point (`$nearSphere`, `$centerSphere`).
+   * `indexed`: an index of the class leads with the field, so a nearest-first page may be searched
+   * for in growing rings rather than among every point within `maxRadians`.
+   */
+  | { readonly kind: 'geoWithinDistance'; readonly field: FieldRef; readonly point: LatLng; readonly maxRadians: number; readonly indexed?: true }
   /** The GeoPoint field lies in a box (`$within: {$box}`); `west > east` crosses the antimeridian. */
   | { readonly kind: 'geoWithinBox'; readonly field: FieldRef; readonly south: number; readonly west: number; readonly north: number; readonly east: number }
   /** The GeoPoint field lies inside a polygon (`$geoWithin: {$polygon}`). */
   | { readonly kind: 'geoWithinPolygon'; readonly field: FieldRef; readonly polygon: readonly LatLng[] }
   /** The Polygon field contains a point (`$geoIntersects: {$point}`). */
   | { readonly kind: 'polygonContains'; readonly field: FieldRef; readonly point: LatLng }
-  /** Full-text search: every one of `words` (lower case, see words.ts) is a word of the text field (`$text: {$search}`). */
-  | { readonly kind: 'text'; readonly field: FieldRef; readonly words: readonly string[] };
+  /**
+   * Full-text search: every one of `words` (lower case, see words.ts) is a word of the text field
+   * (`$text: {$search}`). `index` names the class's text index on the field, when it has one.
+   */
+  | { readonly kind: 'text'; readonly field: FieldRef; readonly words: readonly string[]; readonly index?: TextIndexRef };
+
+/** A text index of the schema API (`{"indexes": {name: {field: "text"}}}`) on a class. */
+export interface TextIndexRef {
+  readonly className: string;
+  readonly name: string;
+}
 
 export interface LatLng {
   readonly latitude: number;

@@ -1,6 +1,7 @@
 import { Errors } from '../errors/index.ts';
 import { isPlainObject } from '../encoding/values.ts';
 import type { ClassSchema } from '../schema/types.ts';
+import { textIndexOn } from '../schema/indexes.ts';
 import { and, type CompareOp, type OrderKey, type Scalar, type WhereNode } from './ast.ts';
 import { translateRegex } from './regex.ts';
 import { words } from './words.ts';
@@ -151,7 +152,7 @@ function parseConstraint(target: Target, op: string, operand: unknown, all: Reco
       if (!('$regex' in all)) throw Errors.invalidQuery('$options is only valid with $regex.');
       return TRUE;
     case '$text':
-      return text(target, operand);
+      return text(target, operand, scope);
     default:
       throw Errors.invalidQuery(`Unknown or unsupported operator ${JSON.stringify(op.slice(0, 80))} on ${target.name}.`);
   }
@@ -224,9 +225,10 @@ function regex(target: Target, pattern: unknown, options: unknown, scope: QueryS
 /**
  * `$text: {$search: {$term, $language?, $caseSensitive?, $diacriticSensitive?}}`: every word of
  * the term is a word of the field, in any case. `$language` is checked but selects no stemming:
- * SQLite has no stemmer, and a search must answer alike on both backends.
+ * SQLite has no stemmer, and a search must answer alike on both backends. A text index of the
+ * field, when the class has one, goes with the node.
  */
-function text(target: Target, operand: unknown): WhereNode {
+function text(target: Target, operand: unknown, scope: QueryScope): WhereNode {
   const search = isPlainObject(operand) ? operand.$search : undefined;
   if (!isPlainObject(search) || typeof search.$term !== 'string' || search.$term.trim() === '') throw Errors.invalidQuery('$text needs {$search: {$term: "words"}}.');
   const language = search.$language ?? null;
@@ -240,7 +242,10 @@ function text(target: Target, operand: unknown): WhereNode {
   const { field, as } = access(target);
   if (as !== 'text' && as !== 'json') throw Errors.invalidQuery(`$text needs a String field; ${target.name} is not one.`);
   const terms = words(search.$term);
-  return terms.length === 0 ? FALSE : { kind: 'text', field, words: terms };
+  if (terms.length === 0) return FALSE;
+  const className = target.subPath.length === 0 ? target.className : null;
+  const index = className && scope.schema ? textIndexOn(scope.schema.indexes, target.name) : null;
+  return className && index ? { kind: 'text', field, words: terms, index: { className, name: index } } : { kind: 'text', field, words: terms };
 }
 
 /** `order=-score,name` → sort keys; unknown fields sort as missing (no effect). */

@@ -27,9 +27,38 @@ export const SEPARATORS: readonly (readonly [number, number])[] = [
 const hex = (code: number) => (code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`);
 const SEPARATOR = new RegExp(`[${SEPARATORS.map(([from, to]) => (from === to ? hex(from) : `${hex(from)}-${hex(to)}`)).join('')}]+`, 'u');
 
+/** Whether the character is a separator once the text is lower case (as words() reads it). */
+export function isSeparator(code: number): boolean {
+  return SEPARATORS.some(([from, to]) => code >= from && code <= to);
+}
+
 export function words(text: string): string[] {
   // Σ first: toLowerCase() makes a final capital sigma ς, which a letter-by-letter match cannot know.
   return text.replace(/Σ/g, 'σ').toLowerCase().split(SEPARATOR).filter((word) => word !== '');
+}
+
+let irregular: Map<string, string> | null = null;
+
+/**
+ * Characters whose lower case is not one character of the same kind, with that lower case:
+ * U+0130 (İ) becomes two characters, and the Ohm, Kelvin and Angstrom signs are separators whose
+ * lower case is a letter. words() lowers a text before splitting it, so in a text these count as
+ * what they become. Built once, on first use, over the first two Unicode planes (no character
+ * beyond them has a case).
+ */
+export function irregularLowerCases(): ReadonlyMap<string, string> {
+  if (!irregular) {
+    irregular = new Map();
+    for (let code = 0x80; code <= 0x1ffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const char = String.fromCodePoint(code);
+      const lower = char.toLowerCase();
+      if (lower === char) continue;
+      const codes = [...lower].map((c) => c.codePointAt(0)!);
+      if (codes.length !== 1 || isSeparator(codes[0]!) !== isSeparator(code)) irregular.set(char, lower);
+    }
+  }
+  return irregular;
 }
 
 let upperCaseOf: Map<string, string[]> | null = null;

@@ -25,15 +25,75 @@ export function limitsOf(ctx: RequestContext): Limits {
   return limits;
 }
 
+/** The largest batch of count queries a process reserves at once: a twentieth of the budget, at most this. */
+const MAX_BATCH = 1024;
+
+/** Count queries this process has reserved for an app in one minute and not yet used. */
+interface Allowance {
+  readonly minute: number;
+  readonly limit: number;
+  left: number;
+  /** How many the next reservation asks for. */
+  batch: number;
+  /** The app's budget for the minute is spent: nothing more can be reserved. */
+  spent: boolean;
+  reserving: Promise<void> | null;
+}
+const allowances = new Map<string, Allowance>();
+let sweptMinute = 0;
+
 /**
  * Count queries: at most N per minute per app, counted in the app's database so that every
  * server process shares one budget. Over it: 429/155.
+ *
+ * Writing the count for every query would make each one a write. Instead a process reserves
+ * batches from the app's row in `_Rate` (one upsert adds the batch and returns the minute's
+ * total; the part of the batch that fits under the budget is granted) and answers from its
+ * reservation until it is used up. A batch starts at one and doubles with each reservation, up to
+ * a twentieth of the budget (at most 1024), so the app's total never exceeds the budget, a process
+ * that counts rarely holds back little, and one that counts often writes rarely.
  */
 export async function takeCountQuery(ctx: RequestContext): Promise<void> {
-  const { countQueriesPerMinute } = limitsOf(ctx);
-  const minute = Math.floor(Date.now() / 60_000);
-  const used = await ctx.app.store.countInWindow('count', minute);
-  if (used > countQueriesPerMinute) throw Errors.requestLimitExceeded(`At most ${countQueriesPerMinute} count queries a minute are allowed for this app.`);
+  const { countQueriesPerMinute: limit } = limitsOf(ctx);
+  const refuse = () => Errors.requestLimitExceeded(`At most ${limit} count queries a minute are allowed for this app.`);
+  if (limit === 0) throw refuse();
+  const appId = ctx.app.record.applicationId;
+  for (;;) {
+    const minute = Math.floor(Date.now() / 60_000);
+    let allowance = allowances.get(appId);
+    if (!allowance || allowance.minute !== minute || allowance.limit !== limit) {
+      const batch = allowance ? Math.max(1, Math.floor(allowance.batch / 2)) : 1;
+      allowance = { minute, limit, left: 0, batch, spent: false, reserving: null };
+      allowances.set(appId, allowance);
+      forgetBefore(minute);
+    }
+    if (allowance.left > 0) {
+      allowance.left -= 1;
+      return;
+    }
+    if (allowance.spent) throw refuse();
+    // Requests that find the reservation used up wait for one new reservation, not one each.
+    allowance.reserving ??= reserve(ctx, allowance).finally(() => {
+      allowance.reserving = null;
+    });
+    await allowance.reserving;
+  }
+}
+
+async function reserve(ctx: RequestContext, allowance: Allowance): Promise<void> {
+  const asked = Math.min(allowance.batch, Math.max(1, Math.floor(allowance.limit / 20)), MAX_BATCH);
+  const total = await ctx.app.store.countInWindow('count', allowance.minute, asked);
+  const granted = Math.max(0, Math.min(asked, allowance.limit - (total - asked)));
+  allowance.left += granted;
+  if (granted < asked) allowance.spent = true;
+  allowance.batch = asked * 2;
+}
+
+/** Reservations of past minutes are worthless: dropped once a minute, when a new one starts. */
+function forgetBefore(minute: number): void {
+  if (minute <= sweptMinute) return;
+  sweptMinute = minute;
+  for (const [appId, allowance] of allowances) if (allowance.minute < minute) allowances.delete(appId);
 }
 
 interface Gate {

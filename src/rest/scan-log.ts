@@ -2,6 +2,7 @@ import { Errors } from '../errors/index.ts';
 import { TRUE, type FieldRef, type OrderKey, type ValueKind, type WhereNode } from '../query/ast.ts';
 import { fieldAccess } from '../query/fields.ts';
 import type { ClassSchema } from '../schema/types.ts';
+import { textIndexField } from '../schema/indexes.ts';
 import { ok, type RequestContext, type Result } from './context.ts';
 import { limitsOf } from './limits.ts';
 
@@ -12,7 +13,7 @@ import { limitsOf } from './limits.ts';
  * index serves, a size probe per class at most once a minute.
  */
 
-export type IndexSuggestion = Readonly<Record<string, 1 | -1>>;
+export type IndexSuggestion = Readonly<Record<string, 1 | -1 | 'text'>>;
 
 export interface Coverage {
   /** An index (a built-in one, or one of the schema's) can answer the filter, or the order when there is no filter. */
@@ -35,7 +36,7 @@ const MAX_ENTRIES = 1000;
 interface Candidate {
   readonly field: string;
   readonly equality: boolean;
-  readonly direction: 1 | -1;
+  readonly direction: 1 | -1 | 'text';
 }
 
 interface NodeCoverage {
@@ -48,15 +49,17 @@ const SERVED: NodeCoverage = Object.freeze({ served: true, candidate: null });
 
 /**
  * Whether an index can serve a query on the class: some conjunct of the filter is an equality,
- * range, `$in`, `^prefix` regex or inner query on the leading field of an index (every branch of
- * an `$or` must be); with no filter, the first sort key must lead an index. The check is static,
+ * range, `$in`, `^prefix` regex or inner query on the leading field of an index, or a `$text`
+ * its field's text index serves (every branch of an `$or` must be); with no filter, the first
+ * sort key must lead an index. The check is static,
  * so it also holds for the first query on a new class, before any statistics exist.
  */
 export function coverage(where: WhereNode, order: readonly OrderKey[], schema: ClassSchema): Coverage {
   const leading = new Set(BUILT_IN);
   for (const keys of Object.values(schema.indexes)) {
     const first = Object.keys(keys)[0];
-    if (first) leading.add(first);
+    // A text index answers `$text` alone (the parser marks those nodes), not lookups or sorts.
+    if (first && textIndexField(keys) === null) leading.add(first);
   }
   const sort = orderCoverage(order[0], schema, leading);
   if (where.kind === 'const' && where.value) return { served: sort.served, suggestion: suggestion(sort.candidate) };
@@ -92,6 +95,20 @@ function nodeCoverage(node: WhereNode, schema: ClassSchema, leading: ReadonlySet
     case 'relationHolds':
       // `objectId IN (…the relation table…)`: the primary key.
       return SERVED;
+    case 'text': {
+      if (node.index) return SERVED;
+      const name = indexableField(node.field, 'text', schema);
+      const isString = name !== null && Object.hasOwn(schema.fields, name) && schema.fields[name]!.type === 'String';
+      return isString ? { served: false, candidate: { field: name, equality: false, direction: 'text' } } : UNSERVED;
+    }
+    case 'geoWithinDistance':
+    case 'geoWithinBox':
+    case 'geoWithinPolygon': {
+      // Each is preceded by a box that seeks a GeoPoint index (sql/geo.ts); π or more has no box.
+      if (node.kind === 'geoWithinDistance' && node.maxRadians >= Math.PI) return UNSERVED;
+      const name = node.field.kind === 'doc' && node.field.path.length === 1 ? node.field.path[0]! : null;
+      return name ? { served: leading.has(name), candidate: { field: name, equality: false, direction: 1 } } : UNSERVED;
+    }
     case 'and': {
       const parts = node.nodes.map((part) => nodeCoverage(part, schema, leading));
       const candidate = parts.find((part) => part.candidate?.equality)?.candidate ?? parts.find((part) => part.candidate)?.candidate ?? null;
@@ -103,7 +120,7 @@ function nodeCoverage(node: WhereNode, schema: ClassSchema, leading: ReadonlySet
       return unserved ? { served: false, candidate: unserved.candidate } : SERVED;
     }
     default:
-      // Negations, existence, array and JSON equality, geo, text search and the ACL read every row.
+      // Negations, existence, array and JSON equality, polygon values and the ACL read every row.
       return UNSERVED;
   }
 }

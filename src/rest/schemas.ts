@@ -5,7 +5,8 @@ import { assertClassName, isSystemClass } from '../schema/names.ts';
 import { assertNotDefaultField, fieldOf, isDefaultField, parseClassLevelPermissions, parseFieldDefinition, parseIndexKeys } from '../schema/definition.ts';
 import { emptySchema } from '../schema/service.ts';
 import { DEFAULT_FIELDS, type ClassSchema, type FieldType, type IndexSpec } from '../schema/types.ts';
-import type { DdlStep } from '../storage/port.ts';
+import { textIndexField, textIndexOn } from '../schema/indexes.ts';
+import type { DdlStep, IndexKey } from '../storage/port.ts';
 import { ok, type RequestContext, type Result } from './context.ts';
 
 /** Spec 4.11 and decisions.md: schemas are read and changed with the master key only. */
@@ -55,7 +56,12 @@ export async function updateSchema(ctx: RequestContext, className: string, body:
       if (!current) throw Errors.invalidClassName(`Class ${className} does not exist.`);
       return applyChanges(current, input);
     },
-    (current, next) => [...fieldDropSteps(current!, next), ...indexSteps(current!, next)],
+    (current, next) => {
+      // Indexes go before the data of deleted fields, which they would otherwise follow row by row.
+      const indexChanges = indexSteps(current!, next);
+      const isDrop = (step: DdlStep) => step.kind === 'dropIndex' || step.kind === 'dropTextIndex';
+      return [...indexChanges.filter(isDrop), ...fieldDropSteps(current!, next), ...indexChanges.filter((step) => !isDrop(step))];
+    },
   );
   return ok(renderSchema(updated!));
 }
@@ -117,8 +123,8 @@ function changeFields(schema: ClassSchema, input: unknown): Record<string, Field
   return fields;
 }
 
-function changeIndexes(current: IndexSpec, input: unknown, fields: Readonly<Record<string, FieldType>>): Record<string, Record<string, 1 | -1>> {
-  const indexes: Record<string, Record<string, 1 | -1>> = { ...current };
+function changeIndexes(current: IndexSpec, input: unknown, fields: Readonly<Record<string, FieldType>>): Record<string, Record<string, 1 | -1 | 'text'>> {
+  const indexes: Record<string, Record<string, 1 | -1 | 'text'>> = { ...current };
   const hasField = (name: string) => fieldOf(fields, name) !== undefined || isDefaultField(name);
   if (input !== undefined) {
     if (!isPlainObject(input)) throw Errors.invalidQuery('indexes must be an object.');
@@ -135,6 +141,13 @@ function changeIndexes(current: IndexSpec, input: unknown, fields: Readonly<Reco
       for (const field of Object.keys(parsed)) {
         if (!hasField(field)) throw Errors.invalidQuery(`Field ${field} does not exist, cannot add index ${name}.`);
         if (fieldOf(fields, field)?.type === 'Relation') throw Errors.invalidQuery(`Relation field ${field} cannot be indexed: its values live in the join table.`);
+      }
+      const textField = textIndexField(parsed);
+      if (textField !== null) {
+        // `$text` reads other types too (a Date's ISO text, a Pointer's id), but words are worth indexing only in strings.
+        if (fieldOf(fields, textField)?.type !== 'String') throw Errors.invalidQuery(`Text index ${name}: ${textField} is not a String field of the class.`);
+        const other = textIndexOn(indexes, textField);
+        if (other) throw Errors.invalidQuery(`Text index ${name}: field ${textField} already has the text index ${other}.`);
       }
       indexes[name] = parsed;
     }
@@ -153,24 +166,34 @@ function fieldDropSteps(current: ClassSchema, next: ClassSchema): DdlStep[] {
 }
 
 /**
- * What an index on a field covers: what queries read. A GeoPoint is indexed by its latitude, the
- * expression of the latitude band the compiler puts before every distance, box and polygon test.
+ * What an index on a field covers: what queries read. A GeoPoint becomes three columns, its
+ * latitude cell, longitude and latitude: the box the compiler puts before every distance, box and
+ * polygon test seeks each cell and reads the box's longitudes there (sql/geo.ts). Direction means
+ * nothing for a point, so its columns ascend.
  */
-function indexKey(field: string, type: FieldType | undefined): ReturnType<typeof fieldAccess> {
-  if (type?.type === 'GeoPoint') return { field: { kind: 'doc', path: [field, 'latitude'] }, as: 'number' };
-  return fieldAccess(field, type);
+function indexKeys(field: string, type: FieldType | undefined, descending: boolean): IndexKey[] {
+  if (type?.type !== 'GeoPoint') return [{ ...fieldAccess(field, type), descending }];
+  const part = (name: string) => ({ field: { kind: 'doc', path: [field, name] }, as: 'number', descending: false }) as const;
+  return [{ ...part('latitude'), latitudeCell: true }, part('longitude'), part('latitude')];
 }
 
 /** Real database indexes, on exactly the expressions the query compiler reads (query/fields.ts). */
 function indexSteps(current: ClassSchema, next: ClassSchema): DdlStep[] {
   const steps: DdlStep[] = [];
-  for (const name of Object.keys(current.indexes)) if (!Object.hasOwn(next.indexes, name)) steps.push({ kind: 'dropIndex', name });
+  for (const [name, keys] of Object.entries(current.indexes)) {
+    if (!Object.hasOwn(next.indexes, name)) steps.push(textIndexField(keys) === null ? { kind: 'dropIndex', name } : { kind: 'dropTextIndex', name });
+  }
   for (const [name, keys] of Object.entries(next.indexes)) {
     if (Object.hasOwn(current.indexes, name)) continue;
+    const textField = textIndexField(keys);
+    if (textField !== null) {
+      steps.push({ kind: 'createTextIndex', name, field: fieldAccess(textField, fieldOf(next.fields, textField)).field });
+      continue;
+    }
     steps.push({
       kind: 'createIndex',
       name,
-      keys: Object.entries(keys).map(([field, direction]) => ({ ...indexKey(field, fieldOf(next.fields, field)), descending: direction === -1 })),
+      keys: Object.entries(keys).flatMap(([field, direction]) => indexKeys(field, fieldOf(next.fields, field), direction === -1)),
     });
   }
   return steps;

@@ -126,13 +126,17 @@ function protectedFields(value: unknown, fields: Fields): Record<string, string[
 
 const INDEX_NAME = /^[A-Za-z][A-Za-z0-9_]{0,39}$/;
 
-/** One index of the schema API: `{field: 1 | -1, …}` with a name of letters, digits and "_". */
-export function parseIndexKeys(name: string, keys: unknown): Record<string, 1 | -1> {
+/**
+ * One index of the schema API: `{field: 1 | -1, …}`, or a text index `{field: "text"}` of one
+ * field, with a name of letters, digits and "_".
+ */
+export function parseIndexKeys(name: string, keys: unknown): Record<string, 1 | -1 | 'text'> {
   if (!INDEX_NAME.test(name)) throw Errors.invalidQuery(`Invalid index name ${JSON.stringify(name.slice(0, 80))}: letters, digits and "_", starting with a letter, 40 at most.`);
   if (!isPlainObject(keys) || Object.keys(keys).length === 0) throw Errors.invalidQuery(`Index ${name} needs at least one field.`);
   for (const [field, direction] of Object.entries(keys)) {
     if (!isValidFieldName(field)) throw Errors.invalidQuery(`Index ${name}: ${JSON.stringify(field.slice(0, 80))} is not a field name.`);
-    if (direction !== 1 && direction !== -1) throw Errors.invalidQuery(`Index ${name}: the direction of ${field} must be 1 or -1.`);
+    if (direction !== 1 && direction !== -1 && direction !== 'text') throw Errors.invalidQuery(`Index ${name}: the direction of ${field} must be 1, -1 or "text".`);
+    if (direction === 'text' && Object.keys(keys).length > 1) throw Errors.invalidQuery(`Index ${name}: a text index covers exactly one field.`);
   }
-  return keys as Record<string, 1 | -1>;
+  return keys as Record<string, 1 | -1 | 'text'>;
 }

@@ -11,8 +11,8 @@ export interface FieldType {
 }
 
 export type ClassLevelPermissions = Readonly<Record<string, unknown>>;
-/** index name → { field name: 1 | -1 } */
-export type IndexSpec = Readonly<Record<string, Readonly<Record<string, 1 | -1>>>>;
+/** index name → { field name: 1 | -1 }, or { field name: "text" } for a text index (schema/indexes.ts) */
+export type IndexSpec = Readonly<Record<string, Readonly<Record<string, 1 | -1 | 'text'>>>>;
 
 export interface ClassSchema {
   readonly className: string;

@@ -1,11 +1,24 @@
-import type { ElementOf, FieldRef, FindQuery, LatLng, OrderKey, RegexPattern, SubQuery, ValueKind, WhereNode } from '../query/ast.ts';
+import type { ElementOf, FieldRef, FindQuery, LatLng, OrderKey, RegexPattern, SubQuery, TextIndexRef, ValueKind, WhereNode } from '../query/ast.ts';
+import { and } from '../query/ast.ts';
 import { Params, ident, safeKey } from './params.ts';
 import { prefixUpperBound } from '../query/regex.ts';
 import type { SqlParam } from '../storage/driver.ts';
+import { capBox, cellsOf, nearestRings, polygonBox, CELLS_PER_DEGREE, type Box, type RingSearch } from './geo.ts';
+
+/** Rings repeat the filter once each; past this many values the plain statement is written. */
+const MAX_RING_PARAMS = 30_000;
+
+/** A page number written into SQL text: a whole number, checked again here. */
+function pageNumber(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a page number: ${n}`);
+  return String(n);
+}
 
 export interface CompiledSql {
   readonly sql: string;
   readonly params: readonly SqlParam[];
+  /** The best plan does not depend on the values, so every run may reuse one (and skip planning). */
+  readonly planOnce?: boolean;
 }
 
 /**
@@ -22,6 +35,12 @@ export abstract class SqlCompiler {
    * without a transaction's extra round trips. Where it may not, the writes share a transaction.
    */
   readonly supportsWritableCte: boolean = false;
+  /**
+   * Whether a nearest-first page searches its rings in one statement (sql/geo.ts). Where a
+   * statement is a call into the library rather than a round trip, one plain statement per ring,
+   * stopping at the first that fills the page, costs less than one statement holding every ring.
+   */
+  readonly ringsInOneStatement: boolean = true;
   /** Column definition of an integer primary key the database assigns in insertion order. */
   abstract readonly generatedKeyColumn: string;
   /** Appended to CREATE TABLE for a table whose rows should be stored in primary-key order. */
@@ -65,6 +84,11 @@ export abstract class SqlCompiler {
   readonly lockClause: string = '';
   /** Index DDL for the read permission list (an index the ACL filter can use). */
   abstract permsIndex(indexName: string, table: string): string | null;
+  /**
+   * Whether plain schema indexes end with the read permission list, so that the ACL filter of a
+   * query that an index serves reads the list from the index instead of from each row.
+   */
+  readonly permsInIndexes: boolean = false;
   /** Expression-index column list entry (PostgreSQL wants expressions in parentheses). */
   indexExpr(expr: string, descending: boolean): string {
     return `${expr} ${this.orderDirection(descending)}`;
@@ -89,6 +113,19 @@ export abstract class SqlCompiler {
   abstract polygonContains(path: readonly string[], point: LatLng, params: Params): string;
   /** Every one of `words` (src/query/words.ts) is a word of the text `expr`. */
   abstract textMatch(expr: string, words: readonly string[], params: Params): string;
+  /**
+   * The text index finds every one of `words` in the text `expr`: a test the index answers. It
+   * may hold for more rows than textMatch (never for fewer), which therefore follows it.
+   */
+  abstract textIndexMatch(index: TextIndexRef, expr: string, words: readonly string[], params: Params): string;
+  /**
+   * Statements creating the text index `index` over the text at `field` (a String field) and
+   * filling it from the class's rows; `qualify` names an object of the app's namespace. From then
+   * on every write of the class keeps the index in step, within the writing statement.
+   */
+  abstract createTextIndex(index: TextIndexRef, field: FieldRef, qualify: (name: string) => string): string[];
+  /** Statements dropping the text index and everything that keeps it; each does nothing when run again. */
+  abstract dropTextIndex(index: TextIndexRef, qualify: (name: string) => string): string[];
 
   params(table?: (className: string) => string): Params {
     return new Params((index) => this.placeholder(index), table);
@@ -167,32 +204,22 @@ export abstract class SqlCompiler {
         const list = node.values.length ? node.values.map((value) => params.add(value)).join(', ') : 'NULL';
         return `${this.rawText(node.field)} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${from} WHERE COALESCE(${element(node.element)} NOT IN (${list}), TRUE))`;
       }
-      case 'geoWithinDistance': {
-        const { latitude, longitude } = this.geoExprs(node.field);
-        // A latitude band first: an index on the latitude can serve it, and it is exact as a bound.
-        // (Parameters are added in text order: SQLite's "?" are numbered by position.)
-        const degrees = (node.maxRadians * 180) / Math.PI;
-        // Without a band the point must still exist: PostgreSQL's LEAST skips a NULL, which would
-        // put an object without a GeoPoint at distance π.
-        const band = degrees >= 180 ? `${latitude} IS NOT NULL AND ` : `${latitude} BETWEEN ${params.add(node.point.latitude - degrees)} AND ${params.add(node.point.latitude + degrees)} AND `;
-        return `${band}${this.distance(latitude, longitude, node.point, params)} <= ${params.add(node.maxRadians)}`;
-      }
-      case 'geoWithinBox': {
-        const { latitude, longitude } = this.geoExprs(node.field);
-        const lat = `${latitude} BETWEEN ${params.add(node.south)} AND ${params.add(node.north)}`;
-        const lng = node.west <= node.east
-          ? `${longitude} BETWEEN ${params.add(node.west)} AND ${params.add(node.east)}`
-          : `(${longitude} >= ${params.add(node.west)} OR ${longitude} <= ${params.add(node.east)})`;
-        return `${lat} AND ${lng}`;
-      }
+      case 'geoWithinDistance':
+        return this.withinDistance(node.field, node.point, node.maxRadians, params);
+      case 'geoWithinBox':
+        return this.geoBox(node.field, { south: node.south, north: node.north, longitudes: { west: node.west, east: node.east } }, params);
       case 'geoWithinPolygon': {
         const { latitude, longitude } = this.geoExprs(node.field);
-        return this.pointInPolygon(latitude, longitude, node.polygon, params);
+        return `${this.geoBox(node.field, polygonBox(node.polygon), params)} AND ${this.pointInPolygon(latitude, longitude, node.polygon, params)}`;
       }
       case 'polygonContains':
         return this.polygonContains(this.docPath(node.field), node.point, params);
-      case 'text':
-        return this.textMatch(this.fieldExpr(node.field, 'text'), node.words, params);
+      case 'text': {
+        const expr = this.fieldExpr(node.field, 'text');
+        // The index narrows the rows; the word test keeps the answer exactly the one without it.
+        const candidates = node.index ? `${this.textIndexMatch(node.index, expr, node.words, params)} AND ` : '';
+        return `${candidates}${this.textMatch(expr, node.words, params)}`;
+      }
     }
   }
 
@@ -216,8 +243,13 @@ export abstract class SqlCompiler {
     return `SELECT ${column} FROM ${params.table(query.className)} WHERE (${where}) AND ${column} IS NOT NULL ORDER BY ${order} LIMIT ${params.add(query.limit)}`;
   }
 
+  /** `expr` is among the values of an inner query that selects at most `limit` rows. */
+  inSelected(expr: string, subSelect: string, _limit: number): string {
+    return `${expr} IN (${subSelect})`;
+  }
+
   private inSubquery(field: FieldRef, as: ValueKind, element: ElementOf | null, query: SubQuery, params: Params): string {
-    if (!element) return `${this.fieldExpr(field, as)} IN (${this.subSelect(query, as, params)})`;
+    if (!element) return this.inSelected(this.fieldExpr(field, as), this.subSelect(query, as, params), query.limit);
     const { from, element: read } = this.arrayElements(this.docPath(field));
     return `EXISTS (SELECT 1 FROM ${from} WHERE ${read(element)} IN (${this.subSelect(query, element.as, params)}))`;
   }
@@ -237,6 +269,41 @@ export abstract class SqlCompiler {
   private geoExprs(field: FieldRef): { latitude: string; longitude: string } {
     const path = this.docPath(field);
     return { latitude: this.docNumber([...path, 'latitude']), longitude: this.docNumber([...path, 'longitude']) };
+  }
+
+  /**
+   * The box around a search area, in the shape of a GeoPoint index (sql/geo.ts): latitude cells,
+   * then longitudes, then latitudes. Exact for `$within`; a necessary condition otherwise.
+   * (Parameters are added in text order: SQLite's "?" are numbered by position.)
+   */
+  private geoBox(field: FieldRef, box: Box, params: Params): string {
+    const { latitude, longitude } = this.geoExprs(field);
+    const cell = this.latitudeCell(latitude);
+    const cells = cellsOf(box);
+    const parts = ['each' in cells ? this.cellIn(cell, cells.each, params) : `${cell} BETWEEN ${params.add(cells.from)} AND ${params.add(cells.to)}`];
+    const lng = box.longitudes;
+    if (lng) parts.push(lng.west <= lng.east ? `${longitude} BETWEEN ${params.add(lng.west)} AND ${params.add(lng.east)}` : `(${longitude} >= ${params.add(lng.west)} OR ${longitude} <= ${params.add(lng.east)})`);
+    parts.push(`${latitude} BETWEEN ${params.add(box.south)} AND ${params.add(box.north)}`);
+    return parts.join(' AND ');
+  }
+
+  /** The latitude cell is one of `cells`: one seek each. */
+  cellIn(cell: string, cells: readonly number[], params: Params): string {
+    return `${cell} IN (${cells.map((c) => params.add(c)).join(', ')})`;
+  }
+
+  /** The first column of a GeoPoint index; queries must write it exactly so. */
+  latitudeCell(latitude: string): string {
+    return `floor(${latitude} * ${CELLS_PER_DEGREE})`;
+  }
+
+  private withinDistance(field: FieldRef, point: LatLng, radians: number, params: Params): string {
+    const { latitude, longitude } = this.geoExprs(field);
+    const box = capBox(point, radians);
+    // Without a box the point must still exist: PostgreSQL's LEAST skips a NULL, which would put
+    // an object without a GeoPoint at distance π.
+    const bound = box ? this.geoBox(field, box, params) : `${latitude} IS NOT NULL`;
+    return `${bound} AND ${this.distance(latitude, longitude, point, params)} <= ${params.add(radians)}`;
   }
 
   /** Great-circle distance in radians (haversine), in functions both databases have. */
@@ -313,12 +380,66 @@ export abstract class SqlCompiler {
     return keys.join(', ');
   }
 
+  /**
+   * The statements that answer a find, tried in turn: the first to return a full page (`limit`
+   * rows), or else the last, is the answer. That is one statement, except for a nearest-first page
+   * on a dialect that searches its rings one statement each (`ringsInOneStatement`).
+   */
+  findStatements(table: (className: string) => string, className: string, query: FindQuery): CompiledSql[] {
+    const rings = nearestRings(query);
+    if (!rings || this.ringsInOneStatement) return [this.select(table, className, query)];
+    // A ring holding skip + limit rows fills the page; any other ring returns fewer.
+    return rings.radii.map((maxRadians) => this.plainSelect(table, className, { ...query, where: and([...rings.rest, { ...rings.node, maxRadians }]) }, true));
+  }
+
   select(table: (className: string) => string, className: string, query: FindQuery): CompiledSql {
+    const rings = this.ringsInOneStatement ? nearestRings(query) : null;
+    if (rings) {
+      const ringed = this.ringSelect(table, className, query, rings);
+      if (ringed.params.length <= MAX_RING_PARAMS) return ringed;
+    }
+    return this.plainSelect(table, className, query, false);
+  }
+
+  /** `literalPage`: LIMIT and OFFSET written as numbers (see ringSelect). */
+  private plainSelect(table: (className: string) => string, className: string, query: FindQuery, literalPage: boolean): CompiledSql {
     const params = this.params(table);
     const where = this.where(query.where, params);
     let sql = `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} FROM ${table(className)} WHERE ${where} ORDER BY ${this.orderBy(query.order, params)}`;
-    sql += ` LIMIT ${params.add(query.limit)} OFFSET ${params.add(query.skip)}`;
+    sql += literalPage ? ` LIMIT ${pageNumber(query.limit)} OFFSET ${pageNumber(query.skip)}` : ` LIMIT ${params.add(query.limit)} OFFSET ${params.add(query.skip)}`;
     return { sql, params: params.values };
+  }
+
+  /**
+   * A nearest-first page searched for in growing rings, in one statement (sql/geo.ts). Each ring
+   * but the last is a CTE of its nearest `rows` rows passing the whole filter; `_pick` is the first
+   * ring holding that many, or the last. Both databases evaluate a CTE and an uncorrelated scalar
+   * subquery once, when first read, and CASE stops at its first true branch, so the rings beyond
+   * the pick are never read; a LIMIT of 0 keeps the other rings out of the answer, and neither
+   * database starts reading under a LIMIT of 0.
+   */
+  private ringSelect(table: (className: string) => string, className: string, query: FindQuery, { node, rest, radii, rows }: RingSearch): CompiledSql {
+    const params = this.params(table);
+    const order = `"_d" ${this.orderDirection(false)}, ${this.textCollate(ident('objectId'))} ASC`;
+    // The page's numbers are written as literals: SQLite plans a LIMIT from its value, so a bound
+    // LIMIT makes it prepare the statement again on every run, and reads every ring.
+    pageNumber(rows);
+    const pick = (ring: number) => `LIMIT CASE WHEN (SELECT "i" FROM "_pick") = ${ring} THEN ${rows} ELSE 0 END`;
+    const ring = (radians: number, limit: () => string) => {
+      const { latitude, longitude } = this.geoExprs(node.field);
+      const distance = this.distance(latitude, longitude, node.point, params);
+      const where = [this.withinDistance(node.field, node.point, radians, params), ...rest.map((part) => `(${this.where(part, params)})`)].join(' AND ');
+      return `SELECT "objectId", "createdAt", "updatedAt", "data", ${distance} AS "_d" FROM ${table(className)} WHERE ${where} ORDER BY ${order} ${limit()}`;
+    };
+    const last = radii.length - 1;
+    const ctes = radii.slice(0, last).map((radians, i) => `"_r${i}" AS MATERIALIZED (${ring(radians, () => `LIMIT ${rows}`)})`);
+    const firstFull = radii.slice(0, last).map((_, i) => `WHEN (SELECT count(*) FROM "_r${i}") >= ${rows} THEN ${i}`);
+    ctes.push(`"_pick" AS MATERIALIZED (SELECT CASE ${firstFull.join(' ')} ELSE ${last} END AS "i")`);
+    const arms = radii.map((radians, i) => `SELECT * FROM (${i < last ? `SELECT * FROM "_r${i}" ${pick(i)}` : ring(radians, () => pick(i))}) AS "_a${i}"`);
+    const sql = `WITH ${ctes.join(', ')} SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} FROM (${arms.join(' UNION ALL ')}) AS "_t" ORDER BY ${order} LIMIT ${pageNumber(query.limit)} OFFSET ${pageNumber(query.skip)}`;
+    // Each ring is a narrow box whatever the values, so one plan serves every run; planning the
+    // rings anew would cost PostgreSQL several times what running them does.
+    return { sql, params: params.values, planOnce: true };
   }
 
   count(table: (className: string) => string, className: string, where: WhereNode): CompiledSql {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { SqlParam } from '../storage/driver.ts';
 
 /** Collects bound parameters while SQL text is built, so values never enter the text. */
@@ -26,4 +27,24 @@ export function ident(name: string): string {
 export function safeKey(key: string): string {
   if (!/^[A-Za-z0-9_]+$/.test(key)) throw new Error(`unsafe key reached the SQL compiler: ${key}`);
   return key;
+}
+
+/**
+ * The name of a database object of a class ("<className>_<suffix>"). PostgreSQL truncates
+ * identifiers past 63 bytes; longer names keep a hash so they stay distinct.
+ */
+export function objectName(className: string, suffix: string): string {
+  const name = `${className}_${suffix}`;
+  if (Buffer.byteLength(name) <= 63) return name;
+  const hash = createHash('sha256').update(name).digest('hex').slice(0, 10);
+  return `${name.slice(0, 50)}_${hash}`;
+}
+
+/**
+ * The database name of a schema-API index. Class names and index names never hold ":", so
+ * "<class>_idx:<index>" can be neither another class's index nor a built-in "<class>_<column>"
+ * index, whatever underscores the names contain.
+ */
+export function schemaIndexName(className: string, indexName: string): string {
+  return objectName(className, `idx:${indexName}`);
 }

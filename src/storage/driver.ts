@@ -8,9 +8,19 @@ export type Row = Record<string, unknown>;
  * sqlite/driver.ts (better-sqlite3, one connection per app file) and postgres/driver.ts (a pg
  * pool shared by every app schema). Nothing else imports a database driver.
  */
+/** How a statement is run, where a database makes a difference. */
+export interface StatementOptions {
+  /**
+   * The statement's best plan depends on its values (how wide a range is, how many objects the
+   * caller may read): the database plans it for the values of each run instead of reusing a plan
+   * made for any values.
+   */
+  readonly planPerRun?: boolean;
+}
+
 export interface SqlExecutor {
   readonly dialect: Dialect;
-  all(sql: string, params?: readonly SqlParam[]): Promise<Row[]>;
+  all(sql: string, params?: readonly SqlParam[], options?: StatementOptions): Promise<Row[]>;
   run(sql: string, params?: readonly SqlParam[]): Promise<number>;
 }
 

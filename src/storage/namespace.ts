@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { SqlDriver } from './driver.ts';
-import { ident } from '../sql/params.ts';
+import { ident, objectName } from '../sql/params.ts';
 
 /**
  * Where one app's tables live: a PostgreSQL schema (qualified names) or a SQLite file of its own
@@ -15,9 +14,6 @@ export class AppNamespace {
 
   /** PostgreSQL truncates identifiers past 63 bytes; long names keep a hash so they stay distinct. */
   indexName(className: string, suffix: string): string {
-    const name = `${className}_${suffix}`;
-    if (Buffer.byteLength(name) <= 63) return name;
-    const hash = createHash('sha256').update(name).digest('hex').slice(0, 10);
-    return `${name.slice(0, 50)}_${hash}`;
+    return objectName(className, suffix);
   }
 }

@@ -45,8 +45,11 @@ export interface AppStore {
   claimRequest(requestId: string, now: number, staleBefore: number): Promise<null | 'running' | { status: number; body: unknown }>;
   completeRequest(requestId: string, status: number, body: unknown): Promise<void>;
   releaseRequest(requestId: string): Promise<void>;
-  /** Counts one more event in `window` for `key` (a new window starts at 1); returns the count. */
-  countInWindow(key: string, window: number): Promise<number>;
+  /**
+   * Counts `amount` (default 1) more events in `window` for `key` (a new window starts at
+   * `amount`); returns the window's count including them.
+   */
+  countInWindow(key: string, window: number, amount?: number): Promise<number>;
 
   schemas: SchemaStore;
   events: EventStore;
@@ -103,12 +106,17 @@ export interface SchemaStore {
 export type DdlStep =
   | { readonly kind: 'createIndex'; readonly name: string; readonly keys: readonly IndexKey[]; readonly unique?: boolean }
   | { readonly kind: 'dropIndex'; readonly name: string }
+  /** A text index serving `$text` on one String field: filled from the rows there, kept in step with every write. */
+  | { readonly kind: 'createTextIndex'; readonly name: string; readonly field: import('../query/ast.ts').FieldRef }
+  | { readonly kind: 'dropTextIndex'; readonly name: string }
   | { readonly kind: 'dropField'; readonly field: string; readonly relation: boolean };
 
 export interface IndexKey {
   readonly field: import('../query/ast.ts').FieldRef;
   readonly as: import('../query/ast.ts').ValueKind | 'json';
   readonly descending: boolean;
+  /** The column is the latitude cell of the latitude at `field` (sql/geo.ts), not the value itself. */
+  readonly latitudeCell?: true;
 }
 
 /** A write broke a unique index; `index` is the name the schema layer gave it (see builtin.ts). */

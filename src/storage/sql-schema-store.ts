@@ -3,7 +3,8 @@ import type { DdlStep, IndexKey, SchemaStore } from './port.ts';
 import type { SqlExecutor } from './driver.ts';
 import type { ClassSchema } from '../schema/types.ts';
 import type { AppNamespace } from './namespace.ts';
-import { ident } from '../sql/params.ts';
+import { ident, schemaIndexName } from '../sql/params.ts';
+import { textIndexNames } from '../schema/indexes.ts';
 
 export const SCHEMA_TABLE = '_SCHEMA';
 
@@ -45,7 +46,8 @@ export class SqlSchemaStore implements SchemaStore {
     const d = this.dialect;
     const table = this.ns.table(className);
     await this.ns.driver.transaction(async (tx) => {
-      if (!(await this.lockClass(tx, className))) return;
+      const schema = await this.lockClass(tx, className);
+      if (!schema) return;
       // An object written between the count and the drop would vanish with the table, so writers
       // wait until this transaction ends. SQLite's BEGIN IMMEDIATE already keeps them out.
       const lockTable = d.lockTableSql(table);
@@ -53,6 +55,10 @@ export class SqlSchemaStore implements SchemaStore {
       const rows = await tx.all(`SELECT count(*) AS "n" FROM ${table}`);
       const count = Number(rows[0]?.n ?? 0);
       if (count > 0) throw Errors.classNotEmpty(`Class ${className} is not empty: it holds ${count} object${count === 1 ? '' : 's'}.`);
+      // A text index lives partly outside the table (an FTS5 table, a function), which DROP TABLE leaves.
+      for (const name of textIndexNames(schema.indexes)) {
+        for (const sql of d.dropTextIndex({ className, name }, (object) => this.ns.table(object))) await tx.run(sql);
+      }
       await tx.run(`DROP TABLE IF EXISTS ${table}`);
       await tx.run(`DELETE FROM ${this.ns.table('_Join')} WHERE "owningClass" = ${d.placeholder(1)}`, [className]);
       await tx.run(`DELETE FROM ${this.ns.table(SCHEMA_TABLE)} WHERE "className" = ${d.placeholder(1)}`, [className]);
@@ -75,13 +81,9 @@ export class SqlSchemaStore implements SchemaStore {
     return rows[0] ? (JSON.parse(String(rows[0].schema)) as ClassSchema) : null;
   }
 
-  /**
-   * The database name of a schema-API index. Class names and index names never hold ":", so
-   * "<class>_idx:<index>" can be neither another class's index nor a built-in "<class>_<column>"
-   * index, whatever underscores the names contain.
-   */
+  /** The database name of a schema-API index: "<class>_idx:<index>" (sql/params.ts). */
   private userIndexName(className: string, indexName: string): string {
-    return this.ns.indexName(className, `idx:${indexName}`);
+    return schemaIndexName(className, indexName);
   }
 
   private async createClassTable(tx: SqlExecutor, className: string): Promise<void> {
@@ -102,13 +104,23 @@ export class SqlSchemaStore implements SchemaStore {
     const table = this.ns.table(className);
     switch (step.kind) {
       case 'createIndex': {
-        const columns = step.keys.map((key: IndexKey) => d.indexExpr(d.fieldExpr(key.field, key.as), key.descending)).join(', ');
+        const expr = (key: IndexKey) => (key.latitudeCell ? d.latitudeCell(d.fieldExpr(key.field, 'number')) : d.fieldExpr(key.field, key.as));
+        const columns = step.keys.map((key: IndexKey) => d.indexExpr(expr(key), key.descending));
+        // Not on a unique index (the list would take part in uniqueness), nor on a GeoPoint's cell
+        // index, whose rows are read anyway for the distance.
+        if (d.permsInIndexes && !step.unique && !step.keys.some((key) => key.latitudeCell)) columns.push('"_rperm"');
         const name = ident(this.userIndexName(className, step.name));
-        await tx.run(`CREATE ${step.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${name} ON ${table} (${columns})`);
+        await tx.run(`CREATE ${step.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${name} ON ${table} (${columns.join(', ')})`);
         return;
       }
       case 'dropIndex':
         await tx.run(`DROP INDEX IF EXISTS ${d.qualifyIndex(this.ns.schema, this.userIndexName(className, step.name))}`);
+        return;
+      case 'createTextIndex':
+        for (const sql of d.createTextIndex({ className, name: step.name }, step.field, (object) => this.ns.table(object))) await tx.run(sql);
+        return;
+      case 'dropTextIndex':
+        for (const sql of d.dropTextIndex({ className, name: step.name }, (object) => this.ns.table(object))) await tx.run(sql);
         return;
       case 'dropField':
         if (step.relation) {

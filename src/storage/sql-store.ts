@@ -6,6 +6,11 @@ import { SqlSchemaStore } from './sql-schema-store.ts';
 import { SqlEventStore } from './sql-events.ts';
 
 const JOIN_TABLE = '_Join';
+/**
+ * Queries: how many rows a range or a caller's read permission selects decides the plan, so they
+ * are planned for their values each time (see the PostgreSQL driver).
+ */
+const VALUE_PLANNED = { planPerRun: true } as const;
 
 /** The Storage port over SQL: one table per class, the fields in one JSON document column. */
 export class SqlAppStore implements AppStore {
@@ -70,14 +75,18 @@ export class SqlAppStore implements AppStore {
   }
 
   async find(className: string, query: FindQuery): Promise<StoredObject[]> {
-    const { sql, params } = this.dialect.select(this.tables, className, query);
-    const rows = await this.ns.driver.all(sql, params);
-    return rows.map(toStoredObject);
+    // Several statements only for a nearest-first page searched ring by ring (sql/geo.ts).
+    const statements = this.dialect.findStatements(this.tables, className, query);
+    for (const [i, { sql, params, planOnce }] of statements.entries()) {
+      const rows = await this.ns.driver.all(sql, params, planOnce ? undefined : VALUE_PLANNED);
+      if (rows.length >= query.limit || i === statements.length - 1) return rows.map(toStoredObject);
+    }
+    return [];
   }
 
   async count(className: string, where: WhereNode): Promise<number> {
     const { sql, params } = this.dialect.count(this.tables, className, where);
-    const rows = await this.ns.driver.all(sql, params);
+    const rows = await this.ns.driver.all(sql, params, VALUE_PLANNED);
     return Number(rows[0]?.n ?? 0);
   }
 
@@ -168,14 +177,14 @@ export class SqlAppStore implements AppStore {
     await this.ns.driver.run(`DELETE FROM ${this.ns.table('_Idempotency')} WHERE "requestId" = ${this.dialect.placeholder(1)}`, [requestId]);
   }
 
-  async countInWindow(key: string, window: number): Promise<number> {
+  async countInWindow(key: string, window: number, amount = 1): Promise<number> {
     const d = this.dialect;
     const table = this.ns.table('_Rate');
     const rows = await this.ns.driver.all(
-      `INSERT INTO ${table} AS "r" ("key", "window", "n") VALUES (${d.placeholder(1)}, ${d.placeholder(2)}, 1) ON CONFLICT ("key") DO UPDATE SET "n" = CASE WHEN "r"."window" = excluded."window" THEN "r"."n" + 1 ELSE 1 END, "window" = excluded."window" RETURNING "n"`,
-      [key, window],
+      `INSERT INTO ${table} AS "r" ("key", "window", "n") VALUES (${d.placeholder(1)}, ${d.placeholder(2)}, ${d.placeholder(3)}) ON CONFLICT ("key") DO UPDATE SET "n" = CASE WHEN "r"."window" = excluded."window" THEN "r"."n" + excluded."n" ELSE excluded."n" END, "window" = excluded."window" RETURNING "n"`,
+      [key, window, amount],
     );
-    return Number(rows[0]?.n ?? 1);
+    return Number(rows[0]?.n ?? amount);
   }
 
   private async applyRelations(tx: SqlExecutor, className: string, objectId: string, changes: readonly RelationChange[]): Promise<void> {

@@ -1,7 +1,9 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { eachBackend } from '../helpers/each-backend.ts';
-import { newApp, unique, type AppClient, type Response } from '../helpers/client.ts';
+import { AppClient, http, newApp, unique, type Response } from '../helpers/client.ts';
+import { start, stop, tempDatabase, tempDir } from '../helpers/process.ts';
 
 /**
  * Spec 8 and decisions.md "Limits": count queries per minute per app, and regular-expression
@@ -68,6 +70,23 @@ eachBackend('count query rate', (target) => {
     assert.fail('every attempt straddled a minute boundary');
   });
 
+  it('count queries sent at once: exactly the budget is answered, the rest 429/155', async () => {
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const app = await newApp(target, { rateLimits: { countQueriesPerMinute: 5 } });
+      const cls = unique('Counted');
+      await seed(app, cls, [{ name: 'a' }]);
+      const started = minute();
+      const answers = await Promise.all(Array.from({ length: 12 }, () => app.get(`/1/classes/${cls}`, { query: { count: 1, limit: 0 } })));
+      if (minute() !== started) continue;
+      const answered = answers.filter((answer) => answer.status === 200);
+      for (const answer of answered) assert.deepEqual(answer.body, { results: [], count: 1 });
+      for (const answer of answers.filter((answer) => answer.status !== 200)) assertLimited(answer, 'over the budget');
+      assert.equal(answered.length, 5);
+      return;
+    }
+    assert.fail('every attempt straddled a minute boundary');
+  });
+
   it('countQueriesPerMinute 0 refuses every count query and no other', async () => {
     const app = await newApp(target, { rateLimits: { countQueriesPerMinute: 0 } });
     const cls = unique('Counted');
@@ -75,6 +94,57 @@ eachBackend('count query rate', (target) => {
     assertLimited(await app.get(`/1/classes/${cls}`, { query: { count: 1 } }), 'count=1');
     assertLimited(await app.get(`/1/classes/${cls}`, { query: { count: 'true', limit: 0 } }), 'count=true');
     assert.deepEqual(names(await app.get(`/1/classes/${cls}`, { query: { count: 0 } })), ['a']);
+  });
+});
+
+/**
+ * Only PostgreSQL is shared by several processes. Each process reserves count queries from the
+ * app's row in batches; whatever each process holds, together they answer no more than the budget.
+ */
+describe('count query rate: two processes on one PostgreSQL', () => {
+  const KEYS = { applicationId: 'shared', masterKey: 'shared-master', restKey: 'shared-rest', clientKey: '', javascriptKey: '', windowsKey: '', webhookKey: '' };
+  const ADMIN_ACCOUNT = { email: 'limits@test.local', password: 'limits-admin-password' };
+
+  it('count queries sent in turn to both processes: together they answer exactly the budget', async () => {
+    const db = await tempDatabase();
+    const dataDir = tempDir();
+    const env = {
+      BASALT_DATABASE_URL: db.url, BASALT_DATA_DIR: dataDir, BASALT_APP_ID: KEYS.applicationId, BASALT_MASTER_KEY: KEYS.masterKey, BASALT_REST_KEY: KEYS.restKey,
+      BASALT_ADMIN_EMAIL: ADMIN_ACCOUNT.email, BASALT_ADMIN_PASSWORD: ADMIN_ACCOUNT.password,
+    };
+    const servers = [await start(env)];
+    try {
+      // A budget of 40 lets each process reserve two at a time.
+      const limited = await http(`${servers[0]!.url}/1/apps/${KEYS.applicationId}`, 'PUT', {
+        body: { rateLimits: { countQueriesPerMinute: 40 } },
+        headers: { 'X-Svc-Email': ADMIN_ACCOUNT.email, 'X-Svc-Password': ADMIN_ACCOUNT.password },
+      });
+      assert.equal(limited.status, 200, limited.text);
+      servers.push(await start(env));
+      const [a, b] = servers.map((server) => new AppClient({ backend: 'postgres', url: server.url }, KEYS)) as [AppClient, AppClient];
+      const cls = unique('Counted');
+      await seed(a, cls, [{ name: 'a' }, { name: 'b' }]);
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        const started = minute();
+        const answers: { process: string; response: Response }[] = [];
+        for (let i = 0; i < 60; i++) {
+          const [name, client] = i % 2 === 0 ? ['A', a] as const : ['B', b] as const;
+          answers.push({ process: name, response: await client.get(`/1/classes/${cls}`, { query: { count: 1, limit: 0 } }) });
+        }
+        if (minute() !== started) continue;
+        const answered = answers.filter(({ response }) => response.status === 200);
+        for (const { response } of answered) assert.deepEqual(response.body, { results: [], count: 2 });
+        for (const { response } of answers.filter(({ response }) => response.status !== 200)) assertLimited(response, 'over the budget');
+        assert.equal(answered.length, 40, 'the two processes answered the budget together');
+        for (const name of ['A', 'B']) assert.ok(answered.some((answer) => answer.process === name), `process ${name} answered some`);
+        return;
+      }
+      assert.fail('every attempt straddled a minute boundary');
+    } finally {
+      for (const server of servers) await stop(server);
+      await db.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

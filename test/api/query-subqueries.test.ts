@@ -21,6 +21,8 @@ const CASES: QueryCase[] = [
   { title: '$inQuery with $or inside', where: (s) => ({ owner: { $inQuery: { className: s.classes.person, where: { $or: [{ age: 30 }, { age: 60 }] } } } }), expect: ['alpha', 'delta', 'foxtrot'] },
   { title: '$inQuery with $regex inside', where: (s) => ({ owner: { $inQuery: { className: s.classes.person, where: { name: { $regex: '^[ab]' } } } } }), expect: ['alpha', 'bravo', 'delta', 'echo'] },
   { title: '$inQuery with a limit that keeps every match', where: (s) => ({ owner: { $inQuery: { className: s.classes.person, where: { age: 30 }, limit: 1 } } }), expect: ['alpha', 'delta'] },
+  // Above 100 inner values PostgreSQL keeps `IN (SELECT …)` rather than an array (docs/architecture.md "Query plans").
+  { title: '$inQuery and $notInQuery with an inner limit above 100', where: (s) => ({ owner: { $inQuery: { className: s.classes.person, where: { city: 'Oslo' }, limit: 500 } }, owners: { $notInQuery: { className: s.classes.person, where: { city: 'Oslo' }, limit: 1000 } } }), expect: ['delta'] },
   { title: '$inQuery of a class that does not exist', where: { owner: { $inQuery: { className: 'NoSuchClass', where: {} } } }, expect: [] },
   { title: '$notInQuery of a class that does not exist', where: { owner: { $notInQuery: { className: 'NoSuchClass', where: {} } } }, expect: [...ITEM_NAMES] },
   { title: '$inQuery beside another constraint on the key', where: (s) => ({ owner: { $inQuery: { className: s.classes.person, where: {} }, $ne: s.pointer('ann') } }), expect: ['bravo', 'charlie', 'echo', 'foxtrot', 'india'] },

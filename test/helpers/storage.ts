@@ -27,6 +27,11 @@ export interface Storage {
   documents(className: string): Promise<StoredDocument[]>;
   /** Replaces the JSON document of one object, for state the API cannot create (an imported password hash). */
   writeDocument(className: string, objectId: string, data: Record<string, unknown>): Promise<void>;
+  /**
+   * Runs one schema statement in the app's database, for state the API no longer creates (an
+   * index of an older shape); `qualified` names a table or index of the app.
+   */
+  execute(statement: (qualified: (name: string) => string) => string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -74,6 +79,9 @@ async function postgresStorage(markerClass: string): Promise<Omit<Storage, 'inde
       const result = await client.query(`UPDATE "${schema}"."${className}" SET "data" = $1::jsonb WHERE "objectId" = $2`, [JSON.stringify(data), objectId]);
       assert.equal(result.rowCount, 1, `${className} ${objectId} is stored`);
     },
+    async execute(statement) {
+      await client.query(statement((name) => `"${schema}"."${name}"`));
+    },
     async close() {
       await client.end();
     },
@@ -108,6 +116,14 @@ function sqliteStorage(markerClass: string): Omit<Storage, 'indexesNamed'> {
       try {
         const result = writer.prepare(`UPDATE "${className}" SET "data" = jsonb(?) WHERE "objectId" = ?`).run(JSON.stringify(data), objectId);
         assert.equal(result.changes, 1, `${className} ${objectId} is stored`);
+      } finally {
+        writer.close();
+      }
+    },
+    async execute(statement) {
+      const writer = new Database(file.name, { fileMustExist: true, timeout: 10_000 });
+      try {
+        writer.exec(statement((name) => `"${name}"`));
       } finally {
         writer.close();
       }

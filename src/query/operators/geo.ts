@@ -27,7 +27,7 @@ export function parseGeo(target: Target, op: string, operand: unknown, all: Reco
       if (!target.known) return FALSE;
       const { field } = access(target);
       if (scope.nesting === 0) scope.found.nearest = { field, as: 'json', descending: false, distanceFrom: point };
-      return { kind: 'geoWithinDistance', field, point, maxRadians };
+      return { kind: 'geoWithinDistance', field, point, maxRadians, ...(leadsAnIndex(scope, target.name) ? { indexed: true } : {}) };
     }
     case '$within': {
       if (!isPlainObject(operand) || !Array.isArray(operand.$box) || operand.$box.length !== 2) throw Errors.invalidQuery('$within needs {$box: [southwest, northeast]}.');
@@ -56,6 +56,14 @@ export function parseGeo(target: Target, op: string, operand: unknown, all: Reco
     default:
       throw Errors.invalidQuery(`Unknown geo operator ${op}.`);
   }
+}
+
+/** An index of the class starts with the field: then it serves the field's geo constraints. */
+function leadsAnIndex(scope: QueryScope, field: string): boolean {
+  return Object.values(scope.schema?.indexes ?? {}).some((keys) => {
+    const first = Object.entries(keys)[0];
+    return first !== undefined && first[0] === field && first[1] !== 'text';
+  });
 }
 
 function geoIntersects(target: Target, operand: unknown): WhereNode {

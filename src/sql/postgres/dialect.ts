@@ -1,9 +1,13 @@
 import { SqlCompiler } from '../compiler.ts';
-import { safeKey, type Params } from '../params.ts';
-import type { ElementOf, LatLng, RegexPattern } from '../../query/ast.ts';
+import { ident, safeKey, schemaIndexName, type Params } from '../params.ts';
+import type { ElementOf, FieldRef, LatLng, RegexPattern, TextIndexRef } from '../../query/ast.ts';
 import type { ValueKind } from '../../query/ast.ts';
 import type { SqlParam } from '../../storage/driver.ts';
 import { toAre, wordPattern } from './regex.ts';
+import { indexedWord, wordsFunctionBody } from './words.ts';
+
+/** Inner-query results up to this size are compared as an array (see `inSelected`). */
+const ARRAY_MATCH_LIMIT = 100;
 
 function access(path: readonly string[], asText: boolean): string {
   if (path.length === 1) return `("data"${asText ? '->>' : '->'}'${path[0]}')`;
@@ -84,6 +88,11 @@ export class PostgresCompiler extends SqlCompiler {
     // Collated "C" so that ARE's own classes and case folding stay ASCII: regex.ts spells out the rest.
     return `(${expr}) COLLATE "C" ~ ${params.add(toAre(pattern))}`;
   }
+  override cellIn(cell: string, cells: readonly number[], params: Params): string {
+    // One array parameter: the text, and so the prepared statement, stays the same however many
+    // cells a box spans.
+    return `${cell} = ANY (${params.add(cells.map(String))}::float8[])`;
+  }
   pointInPolygon(latitude: string, longitude: string, polygon: readonly LatLng[], params: Params): string {
     const text = `(${polygon.map((p) => `(${p.longitude},${p.latitude})`).join(',')})`;
     return `point(${longitude}, ${latitude}) <@ ${params.add(text)}::polygon`;
@@ -97,6 +106,35 @@ export class PostgresCompiler extends SqlCompiler {
     // Not to_tsvector: its parser and lower() follow the database's locale and read e-mail
     // addresses, URLs and numbers as single tokens, so SQLite could not answer alike.
     return words.map((word) => `(${expr}) COLLATE "C" ~ ${params.add(wordPattern(word))}`).join(' AND ');
+  }
+  textIndexMatch(index: TextIndexRef, expr: string, words: readonly string[], params: Params): string {
+    // The expression of the index (createTextIndex), so that the GIN index answers @>.
+    return `${params.table(schemaIndexName(index.className, index.name))}(${expr}) @> ${params.add(words.map(indexedWord))}::text[]`;
+  }
+  createTextIndex(index: TextIndexRef, field: FieldRef, qualify: (name: string) => string): string[] {
+    // The function has the index's name (functions and indexes do not share names), and is made
+    // with its index: a server whose Unicode tables differ never changes the function an
+    // existing index was built with.
+    const name = schemaIndexName(index.className, index.name);
+    return [
+      `CREATE OR REPLACE FUNCTION ${qualify(name)}(text) RETURNS text[] LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS ${wordsFunctionBody()}`,
+      `CREATE INDEX IF NOT EXISTS ${ident(name)} ON ${qualify(index.className)} USING GIN (${qualify(name)}(${this.fieldExpr(field, 'text')}))`,
+    ];
+  }
+  dropTextIndex(index: TextIndexRef, qualify: (name: string) => string): string[] {
+    const name = qualify(schemaIndexName(index.className, index.name));
+    return [`DROP INDEX IF EXISTS ${name}`, `DROP FUNCTION IF EXISTS ${name}(text)`];
+  }
+  override inSelected(expr: string, subSelect: string, limit: number): string {
+    // `IN (SELECT … LIMIT n)` is planned as a semi join. Where the outer query walks an index in
+    // its order and stops at its own limit (the common `$inQuery` page), the only such join that
+    // keeps the order is a nested loop, which reads the field out of each row's document again
+    // for every inner value: ten inner values cost ten reads per row. As an array, the inner
+    // query runs once, each row's field is read once and compared with the values in turn, and an
+    // index on the field can still serve `= ANY`. The comparisons grow with the array, so larger
+    // inner limits keep the semi join, which the planner can hash.
+    if (limit > ARRAY_MATCH_LIMIT) return super.inSelected(expr, subSelect, limit);
+    return `${expr} = ANY (ARRAY(${subSelect}))`;
   }
   protected readonly leastFunction = 'LEAST';
   jsonEquals(path: readonly string[], json: string, params: Params): string {

@@ -67,8 +67,14 @@ describe('PostgreSQL regular expressions match as JavaScript ones', () => {
   });
 
   it('finds the words of $text alike', async () => {
-    const texts = ['The quick brown fox', 'ÉCOLE café naïve', 'state-of-the-art foo_bar 3.14 bob@example.com', 'ΟΔΟΣ', 'Straße', 'x—y', 'emoji😀word', 'tab\tand\nnewline'];
-    const terms = ['quick', 'QUICK FOX', 'école', 'CAFÉ naive', 'art', 'foo', 'example', '14', 'οδοσ', 'strasse', 'straße', 'x y', 'emoji word', 'newline'];
+    const texts = [
+      'The quick brown fox', 'ÉCOLE café naïve', 'state-of-the-art foo_bar 3.14 bob@example.com', 'ΟΔΟΣ', 'Straße', 'x—y', 'emoji😀word', 'tab\tand\nnewline',
+      'İstanbul', 'I\u0307STANBUL', 'a\u212ab 20\u212a', 'x\u2126y \u212b',
+    ];
+    const terms = [
+      'quick', 'QUICK FOX', 'école', 'CAFÉ naive', 'art', 'foo', 'example', '14', 'οδοσ', 'strasse', 'straße', 'x y', 'emoji word', 'newline',
+      'İSTANBUL', 'i\u0307stanbul', 'istanbul', 'akb', '20', '20k', 'a', 'xωy', 'x', 'å',
+    ];
     const subjects: string[] = [];
     const patterns: string[] = [];
     const cells: { text: string; term: string; offset: number; count: number }[] = [];

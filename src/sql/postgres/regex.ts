@@ -1,6 +1,6 @@
 import type { RegexPattern } from '../../query/ast.ts';
 import { capturingGroups } from '../../query/regex-subset.ts';
-import { caseVariants, SEPARATORS } from '../../query/words.ts';
+import { caseVariants, irregularLowerCases, isSeparator, SEPARATORS } from '../../query/words.ts';
 
 /**
  * JavaScript patterns (src/query/regex-subset.ts checked them) as PostgreSQL advanced regular
@@ -26,13 +26,52 @@ export function toAre(pattern: RegexPattern): string {
   return `(?${pattern.caseInsensitive ? 'i' : ''}s)${new Translation(pattern).run()}`;
 }
 
-/** A lower-case word of `$text`, matched whole and in any case (src/query/words.ts). */
+/**
+ * The separators of `$text` words (src/query/words.ts) in a text not yet lower case, as one
+ * bracket expression: those of words.ts but for the signs whose lower case is a letter.
+ */
+export function separatorClass(): string {
+  if (separators) return separators;
+  const letters = [...irregularLowerCases().keys()].map((char) => char.codePointAt(0)!).filter(isSeparator).sort((a, b) => a - b);
+  const ranges: [number, number][] = [];
+  for (const [from, to] of SEPARATORS) {
+    let start = from;
+    for (const code of letters.filter((letter) => letter >= from && letter <= to)) {
+      if (code > start) ranges.push([start, code - 1]);
+      start = code + 1;
+    }
+    if (start <= to) ranges.push([start, to]);
+  }
+  separators = `[${ranges.map(([from, to]) => (from === to ? escapeCode(from) : `${escapeCode(from)}-${escapeCode(to)}`)).join('')}]`;
+  return separators;
+}
+let separators: string | null = null;
+
+/**
+ * A lower-case word of `$text`, matched whole and in any case (src/query/words.ts): each letter
+ * as the class of its case variants, and a run of letters that is the lower case of one
+ * character (i̇ of İ) as that character too.
+ */
 export function wordPattern(word: string): string {
-  const separator = `[${SEPARATORS.map(([from, to]) => (from === to ? escapeCode(from) : `${escapeCode(from)}-${escapeCode(to)}`)).join('')}]`;
-  const body = [...word].map((char) => {
+  const separator = separatorClass();
+  const letter = (char: string) => {
     const variants = caseVariants(char);
     return variants.length > 1 ? `[${variants.map(classChar).join('')}]` : literal(char);
-  });
+  };
+  const expansions = [...irregularLowerCases()].filter(([, lower]) => [...lower].length > 1);
+  const chars = [...word];
+  const body: string[] = [];
+  for (let i = 0; i < chars.length; ) {
+    const lower = expansions.find(([, run]) => chars.slice(i, i + [...run].length).join('') === run)?.[1];
+    if (!lower) {
+      body.push(letter(chars[i++]!));
+      continue;
+    }
+    const sources = expansions.filter(([, run]) => run === lower).map(([char]) => literal(char));
+    const length = [...lower].length;
+    body.push(`(?:${chars.slice(i, i + length).map(letter).join('')}|${sources.join('|')})`);
+    i += length;
+  }
   return `(?s)(?:^|${separator})${body.join('')}(?:$|${separator})`;
 }
 
@@ -65,7 +104,7 @@ function regexVariants(char: string): string[] {
   return canonicalGroups.get(canonical(char)) ?? [char];
 }
 
-function escapeCode(code: number): string {
+export function escapeCode(code: number): string {
   return code > 0xffff ? `\\U${code.toString(16).padStart(8, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 

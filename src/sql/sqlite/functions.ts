@@ -32,3 +32,12 @@ export function textMatch(text: unknown, terms: unknown): number {
   const present = new Set(words(text));
   return wanted.every((word) => present.has(word)) ? 1 : 0;
 }
+
+/**
+ * The distinct words of `text`, joined by spaces: what a text index holds for it (the FTS5 table
+ * of sql/sqlite/dialect.ts, filled by triggers that call this). Words are found here, in
+ * JavaScript, so that the index and the query read them by the same definition.
+ */
+export function textWords(text: unknown): string {
+  return typeof text === 'string' ? [...new Set(words(text))].join(' ') : '';
+}

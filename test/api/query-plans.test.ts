@@ -1,0 +1,230 @@
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { newApp, unique, type AppClient } from '../helpers/client.ts';
+import { postgresApp, sqliteApp } from '../helpers/app-database.ts';
+import { targets } from '../helpers/targets.ts';
+import { as, signUp, type TestUser } from '../helpers/users.ts';
+
+/**
+ * How the databases run a query under the caller's read permission (docs/architecture.md, "Query
+ * plans"). PostgreSQL counts every scan of an index and every entry read from it, so the
+ * statements the server itself sends are checked, not plans for text written to match them.
+ */
+
+const MASTER = { key: 'master' } as const;
+/** Objects in the class; scores are a permutation of 0 … ROWS-1 scattered over the table. */
+const ROWS = 20_000;
+const SCORE_STEP = 7919;
+const scoreOf = (i: number) => (i * SCORE_STEP) % ROWS;
+/** The range the queries ask for: the top thousand scores. */
+const FROM_SCORE = ROWS - 1000;
+const PAGE = 20;
+
+interface IndexCounts {
+  readonly scans: number;
+  readonly entries: number;
+}
+
+/** A pg connection to the test database and the schema of the app holding the class. */
+class PostgresClass {
+  private constructor(readonly client: pg.Client, readonly schema: string, readonly className: string) {}
+
+  static async open(className: string): Promise<PostgresClass> {
+    const { client, schema } = await postgresApp(className);
+    return new PostgresClass(client, schema, className);
+  }
+
+  /**
+   * Writes ROWS objects straight into the class table (the API would take minutes), each with the
+   * permission list `rpermSql` gives for row `i`, then gathers statistics as autovacuum would.
+   */
+  async fill(rpermSql: string, aclSql: string): Promise<void> {
+    await this.client.query(
+      `INSERT INTO "${this.schema}"."${this.className}" ("objectId", "createdAt", "updatedAt", "_rperm", "_wperm", "data")
+       SELECT 'o' || lpad(i::text, 9, '0'), '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z', ${rpermSql}, ARRAY[]::text[],
+              jsonb_build_object('score', (i * ${SCORE_STEP}) % ${ROWS}, 'ACL', ${aclSql})
+       FROM generate_series(0, ${ROWS - 1}) AS "g"("i")`,
+    );
+    await this.client.query(`VACUUM (ANALYZE) "${this.schema}"."${this.className}"`);
+  }
+
+  /** Scans and entries read so far of the class's indexes whose name contains `fragment`. */
+  async counts(fragment: string): Promise<IndexCounts> {
+    await this.client.query('SELECT pg_stat_clear_snapshot()');
+    const { rows } = await this.client.query(
+      `SELECT coalesce(sum(idx_scan), 0)::int AS scans, coalesce(sum(idx_tup_read), 0)::int AS entries FROM pg_stat_user_indexes WHERE schemaname = $1 AND relname = $2 AND indexrelname LIKE $3`,
+      [this.schema, this.className, `%${fragment}%`],
+    );
+    return { scans: Number(rows[0].scans), entries: Number(rows[0].entries) };
+  }
+
+  async close(): Promise<void> {
+    await this.client.end();
+  }
+}
+
+/**
+ * A server connection reports its statistics when it next runs a statement, at most once a
+ * second, and otherwise after 10 s idle; the queries ran on several pooled connections. Cheap
+ * requests that touch neither index are made until the score index shows every run: the
+ * connections that ran them have then reported all they did, on the `_rperm` index too.
+ */
+async function settledCounts(app: AppClient, table: PostgresClass, before: IndexCounts, runs: number): Promise<{ score: IndexCounts; rperm: IndexCounts }> {
+  let score = await table.counts('byScore');
+  for (let attempt = 0; attempt < 150 && score.scans - before.scans < runs; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await app.get(`/1/classes/${table.className}/none`);
+    score = await table.counts('byScore');
+  }
+  return { score, rperm: await table.counts('_rperm') };
+}
+
+async function scoredClass(app: AppClient): Promise<string> {
+  const className = unique('Scored');
+  const created = await app.post(`/1/schemas/${className}`, { fields: { score: { type: 'Number' } }, indexes: { byScore: { score: -1 } } }, MASTER);
+  assert.equal(created.status, 201, created.text);
+  return className;
+}
+
+const postgres = targets().find((candidate) => candidate.backend === 'postgres');
+
+describe('read permission in PostgreSQL plans', () => {
+  let app: AppClient;
+  let user: TestUser;
+
+  before(async () => {
+    assert.ok(postgres, 'a PostgreSQL server under test');
+    app = await newApp(postgres, { rateLimits: { authRequestsPerMinute: 0 } });
+    user = await signUp(app);
+  });
+
+  it("a user's range query in index order walks the order index and checks each row's ACL, without the `_rperm` index", async () => {
+    // One object in ten is the user's; the rest belong to someone else, as in the benchmark's
+    // users suite. Reading the user's whole entry of the GIN index (2,000 objects) and sorting
+    // would cost more than walking the score index until twenty readable objects turn up.
+    const className = await scoredClass(app);
+    const table = await PostgresClass.open(className);
+    try {
+      const userSql = `'${user.objectId}'`;
+      await table.fill(
+        `CASE WHEN i % 10 = 0 THEN ARRAY[${userSql}] ELSE ARRAY['someoneElse'] END`,
+        `jsonb_build_object(CASE WHEN i % 10 = 0 THEN ${userSql} ELSE 'someoneElse' END, jsonb_build_object('read', true))`,
+      );
+      const expected = Array.from({ length: ROWS }, (_, i) => i)
+        .filter((i) => i % 10 === 0 && scoreOf(i) >= FROM_SCORE)
+        .sort((a, b) => scoreOf(b) - scoreOf(a))
+        .slice(0, PAGE)
+        .map((i) => scoreOf(i));
+      const query = { where: { score: { $gte: FROM_SCORE } }, order: '-score', limit: PAGE, keys: 'score' };
+      const before_ = { score: await table.counts('byScore'), rperm: await table.counts('_rperm') };
+      // More runs than the five after which a prepared statement may switch to a generic plan.
+      const runs = 8;
+      for (let run = 0; run < runs; run++) {
+        const response = await app.get(`/1/classes/${className}`, { query, ...as(user.sessionToken) });
+        assert.equal(response.status, 200, response.text);
+        assert.deepEqual(response.body.results.map((object: { score: number }) => object.score), expected, `run ${run + 1}`);
+      }
+      const after_ = await settledCounts(app, table, before_.score, runs);
+      assert.equal(after_.rperm.scans, before_.rperm.scans, 'the _rperm index was not read');
+      assert.equal(after_.score.scans - before_.score.scans, runs, 'the score index served every run, once');
+      // A bitmap of the range would read all 1,000 entries each time; the walk stops after about 200.
+      const perRun = (after_.score.entries - before_.score.entries) / runs;
+      assert.ok(perRun < 500, `the walk stopped early: ${perRun} score index entries read per run`);
+    } finally {
+      await table.close();
+    }
+  });
+
+  it('a count of a range that anyone may read, repeated, never reads the `_rperm` index', async () => {
+    // A prepared statement switches to a plan made for any values after five runs. Such a plan
+    // guesses that `_rperm && $1` matches 1% of the rows and ANDs a bitmap of the whole `_rperm`
+    // index (every object holds `*`) with the range, ten times the work of counting the range.
+    const className = await scoredClass(app);
+    const table = await PostgresClass.open(className);
+    try {
+      await table.fill(`ARRAY['*']`, `jsonb_build_object('*', jsonb_build_object('read', true))`);
+      const before_ = { score: await table.counts('byScore'), rperm: await table.counts('_rperm') };
+      const runs = 8;
+      for (let run = 0; run < runs; run++) {
+        const response = await app.get(`/1/classes/${className}`, { query: { where: { score: { $gte: FROM_SCORE } }, count: 1, limit: 0 } });
+        assert.equal(response.status, 200, response.text);
+        assert.deepEqual(response.body, { results: [], count: 1000 }, `run ${run + 1}`);
+      }
+      const after_ = await settledCounts(app, table, before_.score, runs);
+      assert.equal(after_.rperm.scans, before_.rperm.scans, 'the _rperm index was not read');
+      assert.equal(after_.score.scans - before_.score.scans, runs, 'the score index served every run, once');
+    } finally {
+      await table.close();
+    }
+  });
+});
+
+describe('read permission on SQLite', () => {
+  const sqlite = targets().find((candidate) => candidate.backend === 'sqlite');
+  let app: AppClient;
+
+  before(async () => {
+    assert.ok(sqlite, 'a SQLite server under test');
+    app = await newApp(sqlite, { rateLimits: { authRequestsPerMinute: 0 } });
+  });
+
+  it('a count of a range that an index serves is answered from the index alone', async () => {
+    // Plain schema indexes end with `_rperm`, so the ACL filter reads the list from the index.
+    const scored = await scoredClass(app);
+    for (const score of [1, 5, 9]) assert.equal((await app.post(`/1/classes/${scored}`, { score })).status, 201);
+    const counted = await app.get(`/1/classes/${scored}`, { query: { where: { score: { $gte: 5 } }, count: 1, limit: 0 } });
+    assert.deepEqual(counted.body, { results: [], count: 2 });
+    const file = sqliteApp(scored);
+    try {
+      const index = file.prepare(`SELECT "sql" FROM sqlite_master WHERE "type" = 'index' AND "name" LIKE '%byScore'`).get() as { sql: string };
+      assert.match(index.sql, /\(json_extract\("data", '\$\.score'\) DESC, "_rperm"\)$/);
+      // The statement the SQLite compiler writes for that count (src/sql/sqlite/dialect.ts).
+      const acl = `("_rperm" IN ('["*"]') OR EXISTS (SELECT 1 FROM json_each("_rperm") WHERE "value" IN ('*')))`;
+      const rows = file.prepare(`EXPLAIN QUERY PLAN SELECT count(*) AS "n" FROM "${scored}" WHERE (json_extract("data", '$.score') >= 5) AND (${acl})`).all() as { detail: string }[];
+      const plan = rows.map((row) => row.detail).join('\n');
+      assert.match(plan, /USING COVERING INDEX \S+byScore/, plan);
+    } finally {
+      file.close();
+    }
+  });
+
+  it('a permission list in another spelling than the server writes grants the same reads', async () => {
+    // Lists of one principal are matched by their text first; one written with spaces (by a
+    // tool, or an older version) must still be read element by element.
+    const owner = await signUp(app);
+    const className = unique('Spelled');
+    const ids = new Map<string, string>();
+    const objects = [
+      { name: 'public' },
+      { name: 'owned', ACL: { [owner.objectId]: { read: true } } },
+      { name: 'shared', ACL: { '*': { read: true }, [owner.objectId]: { read: true, write: true } } },
+    ];
+    for (const body of objects) {
+      const created = await app.post(`/1/classes/${className}`, body);
+      assert.equal(created.status, 201, created.text);
+      ids.set(body.name, created.body.objectId);
+    }
+    const reader = sqliteApp(className);
+    const file = reader.name;
+    reader.close();
+    const writer = new Database(file, { fileMustExist: true, timeout: 10_000 });
+    try {
+      const respell = writer.prepare(`UPDATE "${className}" SET "_rperm" = ? WHERE "objectId" = ?`);
+      respell.run('[ "*" ]', ids.get('public'));
+      respell.run(`[\n  "${owner.objectId}"\n]`, ids.get('owned'));
+    } finally {
+      writer.close();
+    }
+    const names = async (options: Parameters<AppClient['get']>[1]) => {
+      const response = await app.get(`/1/classes/${className}`, { ...options, query: { order: 'name', keys: 'name' } });
+      assert.equal(response.status, 200, response.text);
+      return response.body.results.map((object: { name: string }) => object.name);
+    };
+    assert.deepEqual(await names({}), ['public', 'shared'], 'anonymous');
+    assert.deepEqual(await names(as(owner.sessionToken)), ['owned', 'public', 'shared'], 'the owner');
+    const counted = await app.get(`/1/classes/${className}`, { query: { count: 1, limit: 0 }, ...as(owner.sessionToken) });
+    assert.deepEqual(counted.body, { results: [], count: 3 });
+  });
+});
