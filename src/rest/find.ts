@@ -10,6 +10,7 @@ import { parseShape, shapeResults } from './shape.ts';
 import { takeCountQuery, withRegexSlot } from './limits.ts';
 import { assertGenericClass } from './class-access.ts';
 import { noteScan } from './scan-log.ts';
+import { keepSecured, keepText, plannedText, readsOtherClasses, securedKey, textKey } from './query-plans.ts';
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
@@ -35,10 +36,16 @@ export async function findObjects(ctx: RequestContext, className: string, params
 export async function queryClass(ctx: RequestContext, className: string, params: FindParams, scope?: WhereNode): Promise<Result> {
   const schemas = await ctx.app.schemas.all();
   const schema = schemas.get(className) ?? null;
-  const parsed = parseQuery(parseJsonParam(params.where, 'where'), schema, (name) => schemas.get(name) ?? null);
-  const explicitOrder = parseOrder(params.order, schema);
-  // Spec 4.2: an explicit order takes precedence over the distance order of $nearSphere.
-  const order = parsed.nearest ? [...explicitOrder, parsed.nearest] : explicitOrder;
+  const text = textKey(className, params.where, params.order);
+  let planned = text === null ? undefined : plannedText(schemas, text);
+  if (!planned) {
+    const parsed = parseQuery(parseJsonParam(params.where, 'where'), schema, (name) => schemas.get(name) ?? null);
+    const explicitOrder = parseOrder(params.order, schema);
+    // Spec 4.2: an explicit order takes precedence over the distance order of $nearSphere.
+    const order = parsed.nearest ? [...explicitOrder, parsed.nearest] : explicitOrder;
+    planned = text === null ? { parsed, order, secured: new Map() } : keepText(schemas, text, parsed, order);
+  }
+  const { parsed, order } = planned;
   const limit = parseLimit(params.limit);
   const skip = parseSkip(params.skip);
   const withCount = params.count === '1' || params.count === 1 || params.count === true || params.count === 'true';
@@ -50,15 +57,23 @@ export async function queryClass(ctx: RequestContext, className: string, params:
   const findGrant = limit > 0 || !withCount ? classGrant(ctx.auth, schema, 'find') : null;
   const countGrant = withCount ? classGrant(ctx.auth, schema, 'count') : null;
   assertNotProtected(shieldOf(ctx.auth, schema), parsed.where, order);
-  const guarded = await guardInner(queryGuard(ctx, schemas), scope ? and([parsed.where, scope]) : parsed.where);
-  const secured = secure(guarded, principals(ctx), innerScopeOf(ctx.auth.session));
-  const limited = (grant: ClassGrant | null) => (grant ? and([secured, grantWhere(grant, schema, ctx.auth.userId)]) : secured);
+  const kept = !scope && text !== null && !readsOtherClasses(parsed.where);
+  const caller = kept ? securedKey(principals(ctx), ctx.auth.userId, findGrant?.userFields, countGrant?.userFields, limit, skip) : '';
+  let statements = kept ? planned.secured.get(caller) : undefined;
+  if (!statements) {
+    const guarded = await guardInner(queryGuard(ctx, schemas), scope ? and([parsed.where, scope]) : parsed.where);
+    const secured = secure(guarded, principals(ctx), innerScopeOf(ctx.auth.session));
+    const limited = (grant: ClassGrant | null) => (grant ? and([secured, grantWhere(grant, schema, ctx.auth.userId)]) : secured);
+    statements = { find: limit > 0 ? { where: limited(findGrant), order, limit, skip } : null, count: withCount ? limited(countGrant) : null };
+    if (kept) keepSecured(planned, caller, statements);
+  }
+  const { find, count: countWhere } = statements;
   if (withCount) await takeCountQuery(ctx);
   if (limit > 0 || withCount) await noteScan(ctx, className, schema, parsed.where, order);
   const run = () =>
     Promise.all([
-      limit > 0 ? ctx.app.store.find(className, { where: limited(findGrant), order, limit, skip }) : Promise.resolve([]),
-      withCount ? ctx.app.store.count(className, limited(countGrant)) : Promise.resolve(undefined),
+      find ? ctx.app.store.find(className, find) : Promise.resolve([]),
+      countWhere ? ctx.app.store.count(className, countWhere) : Promise.resolve(undefined),
     ]);
   const [objects, count] = parsed.regex ? await withRegexSlot(ctx, run) : await run();
   const results = await shapeResults(ctx, schema, objects, shape);

@@ -41,6 +41,13 @@ export abstract class SqlCompiler {
    * stopping at the first that fills the page, costs less than one statement holding every ring.
    */
   readonly ringsInOneStatement: boolean = true;
+  /**
+   * Whether a query's LIMIT is written as a number rather than bound. SQLite reads a bound LIMIT
+   * while planning an `ORDER BY … LIMIT ?` that needs a sort, and then prepares the statement
+   * again whenever the parameter is bound anew; a LIMIT is one of at most 1001 numbers, so the
+   * statement cache stays small. OFFSET is not read by the planner and stays bound.
+   */
+  readonly literalLimit: boolean = false;
   /** Column definition of an integer primary key the database assigns in insertion order. */
   abstract readonly generatedKeyColumn: string;
   /** Appended to CREATE TABLE for a table whose rows should be stored in primary-key order. */
@@ -240,7 +247,7 @@ export abstract class SqlCompiler {
     const column = this.fieldExpr(query.select, as);
     const where = this.where(query.where, params);
     const order = this.textCollate(ident('objectId'));
-    return `SELECT ${column} FROM ${params.table(query.className)} WHERE (${where}) AND ${column} IS NOT NULL ORDER BY ${order} LIMIT ${params.add(query.limit)}`;
+    return `SELECT ${column} FROM ${params.table(query.className)} WHERE (${where}) AND ${column} IS NOT NULL ORDER BY ${order} LIMIT ${this.limit(query.limit, params)}`;
   }
 
   /** `expr` is among the values of an inner query that selects at most `limit` rows. */
@@ -383,13 +390,15 @@ export abstract class SqlCompiler {
   /**
    * The statements that answer a find, tried in turn: the first to return a full page (`limit`
    * rows), or else the last, is the answer. That is one statement, except for a nearest-first page
-   * on a dialect that searches its rings one statement each (`ringsInOneStatement`).
+   * on a dialect that searches its rings one statement each (`ringsInOneStatement`). Each is
+   * compiled when asked for: the first ring usually fills the page, and compiling all eight cost
+   * a tenth of such a request.
    */
-  findStatements(table: (className: string) => string, className: string, query: FindQuery): CompiledSql[] {
+  findStatements(table: (className: string) => string, className: string, query: FindQuery): (() => CompiledSql)[] {
     const rings = nearestRings(query);
-    if (!rings || this.ringsInOneStatement) return [this.select(table, className, query)];
+    if (!rings || this.ringsInOneStatement) return [() => this.select(table, className, query)];
     // A ring holding skip + limit rows fills the page; any other ring returns fewer.
-    return rings.radii.map((maxRadians) => this.plainSelect(table, className, { ...query, where: and([...rings.rest, { ...rings.node, maxRadians }]) }, true));
+    return rings.radii.map((maxRadians) => () => this.plainSelect(table, className, { ...query, where: and([...rings.rest, { ...rings.node, maxRadians }]) }, true));
   }
 
   select(table: (className: string) => string, className: string, query: FindQuery): CompiledSql {
@@ -401,12 +410,16 @@ export abstract class SqlCompiler {
     return this.plainSelect(table, className, query, false);
   }
 
+  private limit(limit: number, params: Params): string {
+    return this.literalLimit ? pageNumber(limit) : params.add(limit);
+  }
+
   /** `literalPage`: LIMIT and OFFSET written as numbers (see ringSelect). */
   private plainSelect(table: (className: string) => string, className: string, query: FindQuery, literalPage: boolean): CompiledSql {
     const params = this.params(table);
     const where = this.where(query.where, params);
     let sql = `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} FROM ${table(className)} WHERE ${where} ORDER BY ${this.orderBy(query.order, params)}`;
-    sql += literalPage ? ` LIMIT ${pageNumber(query.limit)} OFFSET ${pageNumber(query.skip)}` : ` LIMIT ${params.add(query.limit)} OFFSET ${params.add(query.skip)}`;
+    sql += literalPage ? ` LIMIT ${pageNumber(query.limit)} OFFSET ${pageNumber(query.skip)}` : ` LIMIT ${this.limit(query.limit, params)} OFFSET ${params.add(query.skip)}`;
     return { sql, params: params.values };
   }
 

@@ -25,6 +25,18 @@ export interface SqlExecutor {
 }
 
 export interface SqlDriver extends SqlExecutor {
+  /**
+   * A single-row `INSERT … VALUES (…)` outside a transaction, which the driver may send together
+   * with others of the same text made at the same moment: the rows then share one statement and
+   * one commit. Each caller still gets its own outcome (a unique violation fails only its row).
+   */
+  insertRow(sql: string, params: readonly SqlParam[]): Promise<void>;
+  /**
+   * A lookup of one row by key, outside a transaction: `sql` takes the key as its only parameter.
+   * A driver may answer the lookups of one moment with one statement: `batched()` is that
+   * statement, whose only parameter is the list of keys, and `column` names the key in its rows.
+   */
+  lookupRow(sql: string, key: string, batched: () => string, column: string): Promise<Row | undefined>;
   /** The name of the unique index a failed statement violated, or null for any other error. */
   uniqueViolation(error: unknown): string | null;
   /** Runs fn in one transaction; a throw rolls back. Statements outside wait until it ends. */

@@ -1,6 +1,7 @@
 import { UniqueViolation, type AppStore, type ObjectWrite, type Principals, type RelationChange, type StoredObject } from './port.ts';
 import type { SqlExecutor, Row } from './driver.ts';
 import type { FindQuery, WhereNode } from '../query/ast.ts';
+import type { CompiledSql } from '../sql/compiler.ts';
 import { AppNamespace } from './namespace.ts';
 import { SqlSchemaStore } from './sql-schema-store.ts';
 import { SqlEventStore } from './sql-events.ts';
@@ -23,6 +24,13 @@ export class SqlAppStore implements AppStore {
   }
 
   private readonly tables = (className: string) => this.ns.table(className);
+  /**
+   * Statements compiled for a query object: the REST layer hands the same object back for the
+   * same query from the same caller (rest/query-plans.ts), and a compiled statement holds only
+   * what that object says.
+   */
+  private readonly compiledFinds = new WeakMap<FindQuery, { readonly className: string; readonly statements: (() => CompiledSql)[] }>();
+  private readonly compiledCounts = new WeakMap<WhereNode, { readonly className: string; readonly statement: CompiledSql }>();
 
   private get dialect() {
     return this.ns.driver.dialect;
@@ -42,7 +50,7 @@ export class SqlAppStore implements AppStore {
     const sql = `INSERT INTO ${this.ns.table(className)} ("objectId", "createdAt", "updatedAt", "_rperm", "_wperm", "data") VALUES (${values.join(', ')})`;
     try {
       if (write.relations.length === 0) {
-        await this.ns.driver.run(sql, params.values);
+        await this.ns.driver.insertRow(sql, params.values);
         return;
       }
       await this.ns.driver.transaction(async (tx) => {
@@ -66,18 +74,46 @@ export class SqlAppStore implements AppStore {
    */
   async get(className: string, objectId: string, read: Principals): Promise<StoredObject | null> {
     const d = this.dialect;
-    const sql = `SELECT "objectId", "createdAt", "updatedAt", ${d.selectDoc()}, ${d.selectPerms('_rperm')} AS "rperm", ${d.selectPerms('_wperm')} AS "wperm" FROM ${this.ns.table(className)} WHERE "objectId" = ${d.placeholder(1)}`;
-    const row = (await this.ns.driver.all(sql, [objectId]))[0];
+    const select = `SELECT "objectId", "createdAt", "updatedAt", ${d.selectDoc()}, ${d.selectPerms('_rperm')} AS "rperm", ${d.selectPerms('_wperm')} AS "wperm" FROM ${this.ns.table(className)} WHERE "objectId"`;
+    // The batched form takes a list of ids, bound like a permission list (text[] on PostgreSQL).
+    const batched = () => `${select} = ANY(${d.permsParam(d.placeholder(1))})`;
+    const row = await this.ns.driver.lookupRow(`${select} = ${d.placeholder(1)}`, objectId, batched, 'objectId');
     if (!row) return null;
     const object = toStoredObject(row);
     if (read && !object.rperm.some((principal) => read.includes(principal))) return null;
     return object;
   }
 
+  /**
+   * Lookups by id (an include's pointers), checked like `get`: with the read permission in SQL,
+   * the statement's best plan would depend on how many objects the caller may read, so it would
+   * have to be planned on every run (see the PostgreSQL driver). Without it, the primary key
+   * answers whatever the values, and the statement keeps its name and plan. The id list is padded
+   * to a power of two (repeating the last id), so that a class needs a handful of statements
+   * rather than one per count.
+   */
+  async getMany(className: string, objectIds: readonly string[], read: Principals): Promise<StoredObject[]> {
+    if (objectIds.length === 0) return [];
+    const d = this.dialect;
+    let size = 1;
+    while (size < objectIds.length) size *= 2;
+    const ids = Array.from({ length: size }, (_, i) => objectIds[Math.min(i, objectIds.length - 1)]!);
+    const list = ids.map((_, i) => d.placeholder(i + 1)).join(', ');
+    const sql = `SELECT "objectId", "createdAt", "updatedAt", ${d.selectDoc()}, ${d.selectPerms('_rperm')} AS "rperm", ${d.selectPerms('_wperm')} AS "wperm" FROM ${this.ns.table(className)} WHERE "objectId" IN (${list})`;
+    const objects = (await this.ns.driver.all(sql, ids)).map(toStoredObject);
+    return read ? objects.filter((object) => object.rperm.some((principal) => read.includes(principal))) : objects;
+  }
+
   async find(className: string, query: FindQuery): Promise<StoredObject[]> {
     // Several statements only for a nearest-first page searched ring by ring (sql/geo.ts).
-    const statements = this.dialect.findStatements(this.tables, className, query);
-    for (const [i, { sql, params, planOnce }] of statements.entries()) {
+    let compiled = this.compiledFinds.get(query);
+    if (compiled?.className !== className) {
+      compiled = { className, statements: this.dialect.findStatements(this.tables, className, query).map(once) };
+      this.compiledFinds.set(query, compiled);
+    }
+    const { statements } = compiled;
+    for (const [i, statement] of statements.entries()) {
+      const { sql, params, planOnce } = statement();
       const rows = await this.ns.driver.all(sql, params, planOnce ? undefined : VALUE_PLANNED);
       if (rows.length >= query.limit || i === statements.length - 1) return rows.map(toStoredObject);
     }
@@ -85,7 +121,12 @@ export class SqlAppStore implements AppStore {
   }
 
   async count(className: string, where: WhereNode): Promise<number> {
-    const { sql, params } = this.dialect.count(this.tables, className, where);
+    let compiled = this.compiledCounts.get(where);
+    if (compiled?.className !== className) {
+      compiled = { className, statement: this.dialect.count(this.tables, className, where) };
+      this.compiledCounts.set(where, compiled);
+    }
+    const { sql, params } = compiled.statement;
     const rows = await this.ns.driver.all(sql, params, VALUE_PLANNED);
     return Number(rows[0]?.n ?? 0);
   }
@@ -205,6 +246,12 @@ export class SqlAppStore implements AppStore {
       }
     }
   }
+}
+
+/** `make`, called at most once. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | null = null;
+  return () => (made ??= { value: make() }).value;
 }
 
 function toStoredObject(row: Row): StoredObject {

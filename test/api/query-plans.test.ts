@@ -159,6 +159,53 @@ describe('read permission in PostgreSQL plans', () => {
       await table.close();
     }
   });
+
+  it("an include's lookup by id, repeated, reads the primary key only and still hides what the caller may not read", async () => {
+    // The lookup leaves the read permission out of SQL and checks it per object, so that its
+    // statement keeps a plan made once: the primary key, whatever the caller.
+    const targetClass = unique('Target');
+    assert.equal((await app.post(`/1/schemas/${targetClass}`, { fields: { score: { type: 'Number' } } }, MASTER)).status, 201);
+    const table = await PostgresClass.open(targetClass);
+    try {
+      // Even rows are public, odd rows the user's alone.
+      await table.fill(
+        `CASE WHEN i % 2 = 0 THEN ARRAY['*'] ELSE ARRAY['${user.objectId}'] END`,
+        `jsonb_build_object(CASE WHEN i % 2 = 0 THEN '*' ELSE '${user.objectId}' END, jsonb_build_object('read', true))`,
+      );
+      const holderClass = unique('Holder');
+      const ids = [0, 1, 2, 3, 4].map((i) => `o${String(i).padStart(9, '0')}`);
+      for (const [n, id] of ids.entries()) {
+        const created = await app.post(`/1/classes/${holderClass}`, { n, target: { __type: 'Pointer', className: targetClass, objectId: id } });
+        assert.equal(created.status, 201, created.text);
+      }
+      const included = async (options: Parameters<AppClient['get']>[1] = {}) => {
+        const response = await app.get(`/1/classes/${holderClass}`, { ...options, query: { include: 'target', order: 'n' } });
+        assert.equal(response.status, 200, response.text);
+        return response.body.results.map((object: { target: { __type: string; score?: number } }) => `${object.target.__type}:${object.target.score ?? ''}`);
+      };
+      const before_ = { pkey: await table.counts('pkey'), rperm: await table.counts('_rperm') };
+      const runs = 8;
+      for (let run = 0; run < runs; run++) {
+        assert.deepEqual(await included(), ['Object:0', 'Pointer:', `Object:${scoreOf(2)}`, 'Pointer:', `Object:${scoreOf(4)}`], `run ${run + 1}`);
+      }
+      assert.deepEqual(await included(as(user.sessionToken)), ids.map((_, i) => `Object:${scoreOf(i)}`), 'the user reads all five');
+      // PostgreSQL before 17 counts a scan per id of an `IN` list: wait for every lookup to be
+      // reported in either way (all five ids, or no change for 1.5 s after each lookup's first).
+      const lookups = runs + 1;
+      let pkey = await table.counts('pkey');
+      for (let attempt = 0, still = 0; attempt < 150 && pkey.scans - before_.pkey.scans < lookups * ids.length && still < 15; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await app.get(`/1/classes/${holderClass}/none`);
+        const next = await table.counts('pkey');
+        still = next.scans === pkey.scans && next.scans - before_.pkey.scans >= lookups ? still + 1 : 0;
+        pkey = next;
+      }
+      assert.ok(pkey.scans - before_.pkey.scans >= lookups, 'the primary key served every lookup');
+      assert.equal((await table.counts('_rperm')).scans, before_.rperm.scans, 'the _rperm index was not read');
+    } finally {
+      await table.close();
+    }
+  });
 });
 
 describe('read permission on SQLite', () => {

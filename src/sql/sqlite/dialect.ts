@@ -55,6 +55,7 @@ export class SqliteCompiler extends SqlCompiler {
   // Measured on 100,000 points: one statement per ring runs about a third of the instructions of
   // one statement holding all of them (docs/architecture.md, "Nearest first").
   override readonly ringsInOneStatement = false;
+  override readonly literalLimit = true;
   // SQLite answers a query from an index alone when the index holds every column it reads, an
   // expression on `data` included: with `_rperm` at the end, a count of a range never reads the
   // rows, and a walk in index order reads only the rows it keeps (about seven times less work

@@ -7,6 +7,34 @@ pg.types.setTypeParser(20, (value) => Number(value));
 pg.types.setTypeParser(1700, (value) => Number(value));
 
 const MAX_PREPARED = 500;
+/** Rows of one multi-row INSERT: well below PostgreSQL's 65,535 parameters a statement. */
+const MAX_ROWS_PER_INSERT = 500;
+
+interface PendingLookups {
+  readonly batched: () => string;
+  readonly column: string;
+  readonly waiting: { readonly key: string; readonly resolve: (row: Row | undefined) => void; readonly reject: (error: unknown) => void }[];
+}
+
+interface PendingInsert {
+  readonly params: readonly SqlParam[];
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * `INSERT … VALUES (<row>)` with `count` rows: the row's placeholders $1…$n are numbered on for
+ * each further row. Only Basalt's own single-row inserts come here; their values are all bound
+ * parameters, so a `$` inside the row is always a placeholder.
+ */
+export function multiRowInsert(sql: string, perRow: number, count: number): string {
+  const at = sql.lastIndexOf(' VALUES (');
+  if (at === -1 || !sql.endsWith(')')) throw new Error('multiRowInsert: not a single-row INSERT … VALUES (…)');
+  const head = sql.slice(0, at + ' VALUES '.length);
+  const row = sql.slice(at + ' VALUES '.length);
+  const rows = Array.from({ length: count }, (_, k) => (k === 0 ? row : row.replace(/\$(\d+)/g, (_match, n: string) => `$${Number(n) + k * perRow}`)));
+  return head + rows.join(', ');
+}
 
 /**
  * Planner settings of Basalt's own connections (a database URL that sets `options` replaces
@@ -22,6 +50,10 @@ export class PostgresDriver implements SqlDriver {
   readonly dialect = postgresDialect;
   private readonly pool: pg.Pool;
   private readonly names = new Map<string, string>();
+  private pendingInserts = new Map<string, PendingInsert[]>();
+  private insertsScheduled = false;
+  private pendingLookups = new Map<string, PendingLookups>();
+  private lookupsScheduled = false;
 
   constructor(private readonly url: string, poolSize: number) {
     // Connections are kept, not closed after idling: the idle timer the pool would arm and clear
@@ -79,6 +111,101 @@ export class PostgresDriver implements SqlDriver {
       throw error;
     } finally {
       client.release();
+    }
+  }
+
+  /**
+   * Creates made in the same event-loop turn go to PostgreSQL as one multi-row INSERT per
+   * statement text (per class): one parse, one round trip and one commit for all of them, where
+   * each commit otherwise costs more than the row. Should that statement fail (one row breaks a
+   * unique index), nothing of it was written, and each row is sent again alone so that every
+   * caller gets its own answer.
+   */
+  insertRow(sql: string, params: readonly SqlParam[]): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let rows = this.pendingInserts.get(sql);
+      if (!rows) this.pendingInserts.set(sql, (rows = []));
+      rows.push({ params, resolve, reject });
+      if (!this.insertsScheduled) {
+        this.insertsScheduled = true;
+        setImmediate(() => this.flushInserts());
+      }
+    });
+  }
+
+  private flushInserts(): void {
+    this.insertsScheduled = false;
+    const groups = this.pendingInserts;
+    this.pendingInserts = new Map();
+    for (const [sql, rows] of groups) {
+      for (let start = 0; start < rows.length; start += MAX_ROWS_PER_INSERT) void this.insertTogether(sql, rows.slice(start, start + MAX_ROWS_PER_INSERT));
+    }
+  }
+
+  private async insertTogether(sql: string, rows: readonly PendingInsert[]): Promise<void> {
+    if (rows.length > 1) {
+      try {
+        await this.pool.query({ text: multiRowInsert(sql, rows[0]!.params.length, rows.length), values: rows.flatMap((row) => row.params as unknown[]) });
+        for (const row of rows) row.resolve();
+        return;
+      } catch {
+        // Each row alone below: the failing one gets its own error, the others are written.
+      }
+    }
+    await Promise.all(
+      rows.map((row) =>
+        this.pool.query(this.statement(sql, row.params)).then(
+          () => row.resolve(),
+          (error: unknown) => row.reject(error),
+        ),
+      ),
+    );
+  }
+
+  /**
+   * Primary-key reads made in the same event-loop turn go to PostgreSQL as one statement per
+   * table, `WHERE "objectId" = ANY($1)`: one round trip, one execution and one reply parse for
+   * all of them. A lone lookup runs its own one-row statement.
+   */
+  lookupRow(sql: string, key: string, batched: () => string, column: string): Promise<Row | undefined> {
+    return new Promise<Row | undefined>((resolve, reject) => {
+      let group = this.pendingLookups.get(sql);
+      if (!group) this.pendingLookups.set(sql, (group = { batched, column, waiting: [] }));
+      group.waiting.push({ key, resolve, reject });
+      if (!this.lookupsScheduled) {
+        this.lookupsScheduled = true;
+        setImmediate(() => this.flushLookups());
+      }
+    });
+  }
+
+  private flushLookups(): void {
+    this.lookupsScheduled = false;
+    const groups = this.pendingLookups;
+    this.pendingLookups = new Map();
+    for (const [sql, group] of groups) void this.lookUpTogether(sql, group);
+  }
+
+  private async lookUpTogether(sql: string, group: PendingLookups): Promise<void> {
+    const { waiting } = group;
+    try {
+      if (waiting.length === 1) {
+        const only = waiting[0]!;
+        only.resolve((await this.pool.query<Row>(this.statement(sql, [only.key]))).rows[0]);
+        return;
+      }
+      const keys = [...new Set(waiting.map((lookup) => lookup.key))];
+      const { rows } = await this.pool.query<Row>(this.statement(group.batched(), [keys]));
+      const byKey = new Map(rows.map((row) => [String(row[group.column]), row]));
+      const handedOut = new Set<string>();
+      for (const lookup of waiting) {
+        const row = byKey.get(lookup.key);
+        // Two requests for one id each get their own copy: a caller may change what it is given.
+        lookup.resolve(row && handedOut.has(lookup.key) ? structuredClone(row) : row);
+        handedOut.add(lookup.key);
+      }
+    } catch (error) {
+      for (const lookup of waiting) lookup.reject(error);
     }
   }
 

@@ -61,6 +61,16 @@ export class SqliteDriver implements SqlDriver {
     });
   }
 
+  /** A lookup here is a call into the library, not a round trip: nothing to gain by batching. */
+  async lookupRow(sql: string, key: string): Promise<Row | undefined> {
+    return (await this.all(sql, [key]))[0];
+  }
+
+  /** Writes of one event-loop turn already share a commit here (see run). */
+  async insertRow(sql: string, params: readonly SqlParam[]): Promise<void> {
+    await this.run(sql, params);
+  }
+
   private flush(): void {
     // A transaction that began meanwhile owns the connection: commit after it.
     if (this.lock) {

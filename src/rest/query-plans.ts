@@ -1,0 +1,80 @@
+import type { FindQuery, OrderKey, WhereNode } from '../query/ast.ts';
+import type { ParsedQuery } from '../query/parse.ts';
+import type { ClassSchema } from '../schema/types.ts';
+
+/**
+ * The parse of a query's text and, per caller, the secured statement it becomes, kept for the
+ * schemas it was made against. A changed schema (fields, class-level permissions, indexes) is a
+ * new map of schemas (SchemaService), so nothing made against the old one is found again. Both
+ * steps are pure functions of what the keys hold: the parse of the `where`, `order` and class
+ * text and the schemas; the secured query of the caller's read principals (roles included), user
+ * id and class-level grants. Queries that read other classes ($inQuery, $relatedTo …) are
+ * checked against those objects as they are at each request, and are never kept secured.
+ */
+export interface PlannedText {
+  readonly parsed: ParsedQuery;
+  readonly order: readonly OrderKey[];
+  /** Secured queries by caller key (`securedKey`). */
+  readonly secured: Map<string, SecuredQuery>;
+}
+
+export interface SecuredQuery {
+  readonly find: FindQuery | null;
+  readonly count: WhereNode | null;
+}
+
+/** Longer query texts are parsed each time: a key that long costs what it saves. */
+const MAX_KEY_LENGTH = 2048;
+const MAX_TEXTS = 256;
+const MAX_CALLERS = 64;
+
+const bySchemas = new WeakMap<ReadonlyMap<string, ClassSchema>, Map<string, PlannedText>>();
+
+/** The key of a query's text, or null when it is not kept (not plain strings, or too long). */
+export function textKey(className: string, where: unknown, order: unknown): string | null {
+  if ((where !== undefined && typeof where !== 'string') || (order !== undefined && typeof order !== 'string')) return null;
+  const key = `${className}\u0000${where ?? ''}\u0000${order ?? ''}`;
+  return key.length > MAX_KEY_LENGTH ? null : key;
+}
+
+export function plannedText(schemas: ReadonlyMap<string, ClassSchema>, key: string): PlannedText | undefined {
+  return bySchemas.get(schemas)?.get(key);
+}
+
+export function keepText(schemas: ReadonlyMap<string, ClassSchema>, key: string, parsed: ParsedQuery, order: readonly OrderKey[]): PlannedText {
+  let texts = bySchemas.get(schemas);
+  if (!texts) bySchemas.set(schemas, (texts = new Map()));
+  if (texts.size >= MAX_TEXTS) texts.clear();
+  const planned: PlannedText = { parsed, order, secured: new Map() };
+  texts.set(key, planned);
+  return planned;
+}
+
+export function keepSecured(planned: PlannedText, key: string, secured: SecuredQuery): void {
+  if (planned.secured.size >= MAX_CALLERS) planned.secured.clear();
+  planned.secured.set(key, secured);
+}
+
+/** Everything of the caller and the page that the secured query depends on. */
+export function securedKey(read: readonly string[] | null, userId: string | null, findFields: readonly string[] | null | undefined, countFields: readonly string[] | null | undefined, limit: number, skip: number): string {
+  const fields = (list: readonly string[] | null | undefined) => (list === undefined ? '-' : list === null ? '*' : list.join('\u0001'));
+  return [read === null ? '(master)' : read.join('\u0001'), userId ?? '', fields(findFields), fields(countFields), limit, skip].join('\u0000');
+}
+
+/** Whether the query reads objects of other classes, which are checked at each request. */
+export function readsOtherClasses(node: WhereNode): boolean {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return node.nodes.some(readsOtherClasses);
+    case 'not':
+      return readsOtherClasses(node.node);
+    case 'inSubquery':
+    case 'relatedTo':
+      return true;
+    case 'relationHolds':
+      return 'query' in node.related;
+    default:
+      return false;
+  }
+}
