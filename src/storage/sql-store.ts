@@ -74,10 +74,10 @@ export class SqlAppStore implements AppStore {
    */
   async get(className: string, objectId: string, read: Principals): Promise<StoredObject | null> {
     const d = this.dialect;
-    const select = `SELECT "objectId", "createdAt", "updatedAt", ${d.selectDoc()}, ${d.selectPerms('_rperm')} AS "rperm", ${d.selectPerms('_wperm')} AS "wperm" FROM ${this.ns.table(className)} WHERE "objectId"`;
-    // The batched form takes a list of ids, bound like a permission list (text[] on PostgreSQL).
-    const batched = () => `${select} = ANY(${d.permsParam(d.placeholder(1))})`;
-    const row = await this.ns.driver.lookupRow(`${select} = ${d.placeholder(1)}`, objectId, batched, 'objectId');
+    const select = `SELECT "objectId", "createdAt", "updatedAt", ${d.selectDoc()}, ${d.selectPerms('_rperm')} AS "rperm", ${d.selectPerms('_wperm')} AS "wperm" FROM ${this.ns.table(className)} WHERE `;
+    // The reads of one moment may be answered together, by the form that takes a list of ids.
+    const batched = () => `${select}${d.inList('"objectId"', d.placeholder(1))}`;
+    const row = await this.ns.driver.lookupRow(`${select}"objectId" = ${d.placeholder(1)}`, objectId, batched, 'objectId');
     if (!row) return null;
     const object = toStoredObject(row);
     if (read && !object.rperm.some((principal) => read.includes(principal))) return null;

@@ -146,6 +146,9 @@ export class PostgresCompiler extends SqlCompiler {
   jsonParam(placeholder: string): string {
     return `${placeholder}::jsonb`;
   }
+  inList(expr: string, placeholder: string): string {
+    return `${expr} = ANY(${placeholder}::text[])`;
+  }
   permsParam(placeholder: string): string {
     return `${placeholder}::text[]`;
   }

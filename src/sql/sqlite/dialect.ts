@@ -177,6 +177,9 @@ export class SqliteCompiler extends SqlCompiler {
   jsonParam(placeholder: string): string {
     return `jsonb(${placeholder})`;
   }
+  inList(expr: string, placeholder: string): string {
+    return `${expr} IN (SELECT "value" FROM json_each(${placeholder}))`;
+  }
   permsParam(placeholder: string): string {
     return placeholder;
   }

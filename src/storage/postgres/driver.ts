@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { SqlDriver, SqlExecutor, SqlParam, Row, StatementOptions } from '../driver.ts';
 import { postgresDialect } from '../../sql/postgres/dialect.ts';
+import { LookupBatcher } from '../lookup-batcher.ts';
 
 // int8 (counts) and numeric come back as JS numbers rather than strings.
 pg.types.setTypeParser(20, (value) => Number(value));
@@ -9,12 +10,6 @@ pg.types.setTypeParser(1700, (value) => Number(value));
 const MAX_PREPARED = 500;
 /** Rows of one multi-row INSERT: well below PostgreSQL's 65,535 parameters a statement. */
 const MAX_ROWS_PER_INSERT = 500;
-
-interface PendingLookups {
-  readonly batched: () => string;
-  readonly column: string;
-  readonly waiting: { readonly key: string; readonly resolve: (row: Row | undefined) => void; readonly reject: (error: unknown) => void }[];
-}
 
 interface PendingInsert {
   readonly params: readonly SqlParam[];
@@ -52,8 +47,7 @@ export class PostgresDriver implements SqlDriver {
   private readonly names = new Map<string, string>();
   private pendingInserts = new Map<string, PendingInsert[]>();
   private insertsScheduled = false;
-  private pendingLookups = new Map<string, PendingLookups>();
-  private lookupsScheduled = false;
+  private readonly lookups = new LookupBatcher(async (sql, params) => (await this.pool.query<Row>(this.statement(sql, params))).rows);
 
   constructor(private readonly url: string, poolSize: number) {
     // Connections are kept, not closed after idling: the idle timer the pool would arm and clear
@@ -164,49 +158,10 @@ export class PostgresDriver implements SqlDriver {
 
   /**
    * Primary-key reads made in the same event-loop turn go to PostgreSQL as one statement per
-   * table, `WHERE "objectId" = ANY($1)`: one round trip, one execution and one reply parse for
-   * all of them. A lone lookup runs its own one-row statement.
+   * table, `WHERE "objectId" = ANY($1)`: one round trip, one execution and one reply for all.
    */
   lookupRow(sql: string, key: string, batched: () => string, column: string): Promise<Row | undefined> {
-    return new Promise<Row | undefined>((resolve, reject) => {
-      let group = this.pendingLookups.get(sql);
-      if (!group) this.pendingLookups.set(sql, (group = { batched, column, waiting: [] }));
-      group.waiting.push({ key, resolve, reject });
-      if (!this.lookupsScheduled) {
-        this.lookupsScheduled = true;
-        setImmediate(() => this.flushLookups());
-      }
-    });
-  }
-
-  private flushLookups(): void {
-    this.lookupsScheduled = false;
-    const groups = this.pendingLookups;
-    this.pendingLookups = new Map();
-    for (const [sql, group] of groups) void this.lookUpTogether(sql, group);
-  }
-
-  private async lookUpTogether(sql: string, group: PendingLookups): Promise<void> {
-    const { waiting } = group;
-    try {
-      if (waiting.length === 1) {
-        const only = waiting[0]!;
-        only.resolve((await this.pool.query<Row>(this.statement(sql, [only.key]))).rows[0]);
-        return;
-      }
-      const keys = [...new Set(waiting.map((lookup) => lookup.key))];
-      const { rows } = await this.pool.query<Row>(this.statement(group.batched(), [keys]));
-      const byKey = new Map(rows.map((row) => [String(row[group.column]), row]));
-      const handedOut = new Set<string>();
-      for (const lookup of waiting) {
-        const row = byKey.get(lookup.key);
-        // Two requests for one id each get their own copy: a caller may change what it is given.
-        lookup.resolve(row && handedOut.has(lookup.key) ? structuredClone(row) : row);
-        handedOut.add(lookup.key);
-      }
-    } catch (error) {
-      for (const lookup of waiting) lookup.reject(error);
-    }
+    return this.lookups.lookup(sql, key, batched, column);
   }
 
   uniqueViolation(error: unknown): string | null {

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import type { SqlDriver, SqlExecutor, SqlParam, Row } from '../driver.ts';
 import { sqliteDialect } from '../../sql/sqlite/dialect.ts';
+import { LookupBatcher } from '../lookup-batcher.ts';
 import { pointInPolygon, textMatch, textWords } from '../../sql/sqlite/functions.ts';
 
 type Statement = Database.Statement<unknown[], Row>;
@@ -17,6 +18,7 @@ export class SqliteDriver implements SqlDriver {
   private lock: Promise<void> | null = null;
   private pending: { sql: string; params: readonly SqlParam[]; resolve: (changes: number) => void; reject: (error: unknown) => void }[] = [];
   private flushScheduled = false;
+  private readonly lookups = new LookupBatcher((sql, params) => this.all(sql, params));
   private readonly control: { readonly begin: Statement; readonly commit: Statement; readonly rollback: Statement };
 
   constructor(path: string) {
@@ -61,9 +63,12 @@ export class SqliteDriver implements SqlDriver {
     });
   }
 
-  /** A lookup here is a call into the library, not a round trip: nothing to gain by batching. */
-  async lookupRow(sql: string, key: string): Promise<Row | undefined> {
-    return (await this.all(sql, [key]))[0];
+  /**
+   * Reads by id of one turn share one statement: each statement takes and drops the file's read
+   * lock (system calls) and runs the engine once, which costs more than one row.
+   */
+  lookupRow(sql: string, key: string, batched: () => string, column: string): Promise<Row | undefined> {
+    return this.lookups.lookup(sql, key, batched, column);
   }
 
   /** Writes of one event-loop turn already share a commit here (see run). */
