@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { SqlDriver, SqlExecutor, SqlParam, Row, StatementOptions } from '../driver.ts';
 import { postgresDialect } from '../../sql/postgres/dialect.ts';
 import { LookupBatcher } from '../lookup-batcher.ts';
+import { TurnQueue } from '../turn-queue.ts';
 
 // int8 (counts) and numeric come back as JS numbers rather than strings.
 pg.types.setTypeParser(20, (value) => Number(value));
@@ -45,8 +46,7 @@ export class PostgresDriver implements SqlDriver {
   readonly dialect = postgresDialect;
   private readonly pool: pg.Pool;
   private readonly names = new Map<string, string>();
-  private pendingInserts = new Map<string, PendingInsert[]>();
-  private insertsScheduled = false;
+  private readonly inserts = new TurnQueue<string, PendingInsert>((sql, rows) => this.insertAll(sql, rows));
   private readonly lookups = new LookupBatcher(async (sql, params) => (await this.pool.query<Row>(this.statement(sql, params))).rows);
 
   constructor(private readonly url: string, poolSize: number) {
@@ -116,24 +116,11 @@ export class PostgresDriver implements SqlDriver {
    * caller gets its own answer.
    */
   insertRow(sql: string, params: readonly SqlParam[]): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      let rows = this.pendingInserts.get(sql);
-      if (!rows) this.pendingInserts.set(sql, (rows = []));
-      rows.push({ params, resolve, reject });
-      if (!this.insertsScheduled) {
-        this.insertsScheduled = true;
-        setImmediate(() => this.flushInserts());
-      }
-    });
+    return new Promise<void>((resolve, reject) => this.inserts.add(sql, { params, resolve, reject }));
   }
 
-  private flushInserts(): void {
-    this.insertsScheduled = false;
-    const groups = this.pendingInserts;
-    this.pendingInserts = new Map();
-    for (const [sql, rows] of groups) {
-      for (let start = 0; start < rows.length; start += MAX_ROWS_PER_INSERT) void this.insertTogether(sql, rows.slice(start, start + MAX_ROWS_PER_INSERT));
-    }
+  private insertAll(sql: string, rows: readonly PendingInsert[]): void {
+    for (let start = 0; start < rows.length; start += MAX_ROWS_PER_INSERT) void this.insertTogether(sql, rows.slice(start, start + MAX_ROWS_PER_INSERT));
   }
 
   private async insertTogether(sql: string, rows: readonly PendingInsert[]): Promise<void> {
