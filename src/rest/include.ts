@@ -94,8 +94,9 @@ async function fetchObjects(ctx: RequestContext, className: string, ids: string[
   const shield = shieldOf(ctx.auth, schema);
   for (let i = 0; i < ids.length; i += CHUNK) {
     const chunk = ids.slice(i, i + CHUNK);
-    // Without user fields in the grant, the read is a lookup by id checked like a direct get,
-    // which the database runs on a plan it keeps (storage's getMany).
+    // Without user fields in the grant, each object is read as a direct get reads it: the
+    // store answers the reads of one moment with one statement over their ids, on a plan the
+    // database keeps (storage/lookup-batcher.ts).
     const objects = grant.userFields
       ? await ctx.app.store.find(className, {
           where: and([
@@ -107,7 +108,7 @@ async function fetchObjects(ctx: RequestContext, className: string, ids: string[
           limit: chunk.length,
           skip: 0,
         })
-      : await ctx.app.store.getMany(className, chunk, read);
+      : (await Promise.all(chunk.map((id) => ctx.app.store.get(className, id, read)))).filter((object) => object !== null);
     for (const object of objects) {
       const rendered = renderObject(ctx, schema, object);
       if (shield) for (const field of hiddenFields(shield, object, ctx.auth.userId)) delete rendered[field];

@@ -29,8 +29,6 @@ export type Principals = readonly string[] | null;
 export interface AppStore {
   insert(className: string, write: ObjectWrite): Promise<void>;
   get(className: string, objectId: string, read: Principals): Promise<StoredObject | null>;
-  /** The objects of these ids that these principals may read, in no particular order. */
-  getMany(className: string, objectIds: readonly string[], read: Principals): Promise<StoredObject[]>;
   find(className: string, query: FindQuery): Promise<StoredObject[]>;
   count(className: string, where: WhereNode): Promise<number>;
   /** Reads the object under a write lock, lets `mutate` compute the new state, stores it. */

@@ -84,26 +84,6 @@ export class SqlAppStore implements AppStore {
     return object;
   }
 
-  /**
-   * Lookups by id (an include's pointers), checked like `get`: with the read permission in SQL,
-   * the statement's best plan would depend on how many objects the caller may read, so it would
-   * have to be planned on every run (see the PostgreSQL driver). Without it, the primary key
-   * answers whatever the values, and the statement keeps its name and plan. The id list is padded
-   * to a power of two (repeating the last id), so that a class needs a handful of statements
-   * rather than one per count.
-   */
-  async getMany(className: string, objectIds: readonly string[], read: Principals): Promise<StoredObject[]> {
-    if (objectIds.length === 0) return [];
-    const d = this.dialect;
-    let size = 1;
-    while (size < objectIds.length) size *= 2;
-    const ids = Array.from({ length: size }, (_, i) => objectIds[Math.min(i, objectIds.length - 1)]!);
-    const list = ids.map((_, i) => d.placeholder(i + 1)).join(', ');
-    const sql = `SELECT "objectId", "createdAt", "updatedAt", ${d.selectDoc()}, ${d.selectPerms('_rperm')} AS "rperm", ${d.selectPerms('_wperm')} AS "wperm" FROM ${this.ns.table(className)} WHERE "objectId" IN (${list})`;
-    const objects = (await this.ns.driver.all(sql, ids)).map(toStoredObject);
-    return read ? objects.filter((object) => object.rperm.some((principal) => read.includes(principal))) : objects;
-  }
-
   async find(className: string, query: FindQuery): Promise<StoredObject[]> {
     // Several statements only for a nearest-first page searched ring by ring (sql/geo.ts).
     let compiled = this.compiledFinds.get(query);

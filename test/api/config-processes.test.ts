@@ -1,8 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { AppClient } from '../helpers/client.ts';
-import { start, stop, tempDatabase, tempDir } from '../helpers/process.ts';
+import { withTwoProcesses } from '../helpers/shared-database.ts';
 
 /**
  * Spec 2.9 across server processes: each process caches the config, so a change made through
@@ -10,7 +9,6 @@ import { start, stop, tempDatabase, tempDir } from '../helpers/process.ts';
  * directory belongs to one process, which config.test.ts covers on both backends.
  */
 
-const KEYS = { applicationId: 'shared', masterKey: 'shared-master', restKey: 'shared-rest', clientKey: '', javascriptKey: '', windowsKey: '', webhookKey: '' };
 const MASTER = { key: 'master' } as const;
 
 /**
@@ -29,12 +27,7 @@ async function seenWithin(client: AppClient, test: (params: Record<string, unkno
 
 describe('config: several processes on one PostgreSQL', () => {
   it('a change made through one process is seen by the other, which had the config cached', async () => {
-    const db = await tempDatabase();
-    const dataDir = tempDir();
-    const env = { BASALT_DATABASE_URL: db.url, BASALT_DATA_DIR: dataDir, BASALT_APP_ID: KEYS.applicationId, BASALT_MASTER_KEY: KEYS.masterKey, BASALT_REST_KEY: KEYS.restKey };
-    const servers = [await start(env), await start(env)];
-    try {
-      const [a, b] = servers.map((server) => new AppClient({ backend: 'postgres', url: server.url }, KEYS)) as [AppClient, AppClient];
+    await withTwoProcesses(async (a, b) => {
       assert.equal((await a.put('/1/config', { params: { motd: 'first', hidden: 'no' } }, MASTER)).status, 200);
       // B reads (and caches) the first version.
       assert.deepEqual((await b.get('/1/config')).body.params, { motd: 'first', hidden: 'no' });
@@ -49,10 +42,6 @@ describe('config: several processes on one PostgreSQL', () => {
       const removed = await seenWithin(a, (params) => !('motd' in params), 10_000);
       assert.deepEqual(removed, {}, 'A after the removal through B');
       assert.deepEqual((await a.get('/1/config', MASTER)).body.params, { hidden: 'yes' });
-    } finally {
-      for (const server of servers) await stop(server);
-      await db.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+    });
   });
 });

@@ -1,9 +1,9 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { eachBackend } from '../helpers/each-backend.ts';
 import { AppClient, http, newApp, unique, type Response } from '../helpers/client.ts';
-import { start, stop, tempDatabase, tempDir } from '../helpers/process.ts';
+import type { Started } from '../helpers/process.ts';
+import { SHARED_APP, withTwoProcesses } from '../helpers/shared-database.ts';
 
 /**
  * Spec 8 and decisions.md "Limits": count queries per minute per app, and regular-expression
@@ -102,26 +102,19 @@ eachBackend('count query rate', (target) => {
  * app's row in batches; whatever each process holds, together they answer no more than the budget.
  */
 describe('count query rate: two processes on one PostgreSQL', () => {
-  const KEYS = { applicationId: 'shared', masterKey: 'shared-master', restKey: 'shared-rest', clientKey: '', javascriptKey: '', windowsKey: '', webhookKey: '' };
   const ADMIN_ACCOUNT = { email: 'limits@test.local', password: 'limits-admin-password' };
 
   it('count queries sent in turn to both processes: together they answer exactly the budget', async () => {
-    const db = await tempDatabase();
-    const dataDir = tempDir();
-    const env = {
-      BASALT_DATABASE_URL: db.url, BASALT_DATA_DIR: dataDir, BASALT_APP_ID: KEYS.applicationId, BASALT_MASTER_KEY: KEYS.masterKey, BASALT_REST_KEY: KEYS.restKey,
-      BASALT_ADMIN_EMAIL: ADMIN_ACCOUNT.email, BASALT_ADMIN_PASSWORD: ADMIN_ACCOUNT.password,
-    };
-    const servers = [await start(env)];
-    try {
-      // A budget of 40 lets each process reserve two at a time.
-      const limited = await http(`${servers[0]!.url}/1/apps/${KEYS.applicationId}`, 'PUT', {
+    // A budget of 40 lets each process reserve two at a time.
+    const setBudget = async (first: Started) => {
+      const limited = await http(`${first.url}/1/apps/${SHARED_APP.applicationId}`, 'PUT', {
         body: { rateLimits: { countQueriesPerMinute: 40 } },
         headers: { 'X-Svc-Email': ADMIN_ACCOUNT.email, 'X-Svc-Password': ADMIN_ACCOUNT.password },
       });
       assert.equal(limited.status, 200, limited.text);
-      servers.push(await start(env));
-      const [a, b] = servers.map((server) => new AppClient({ backend: 'postgres', url: server.url }, KEYS)) as [AppClient, AppClient];
+    };
+    const env = { BASALT_ADMIN_EMAIL: ADMIN_ACCOUNT.email, BASALT_ADMIN_PASSWORD: ADMIN_ACCOUNT.password };
+    await withTwoProcesses(async (a, b) => {
       const cls = unique('Counted');
       await seed(a, cls, [{ name: 'a' }, { name: 'b' }]);
       for (let attempt = 1; attempt <= 3; attempt++) {
@@ -138,13 +131,9 @@ describe('count query rate: two processes on one PostgreSQL', () => {
         assert.equal(answered.length, 40, 'the two processes answered the budget together');
         for (const name of ['A', 'B']) assert.ok(answered.some((answer) => answer.process === name), `process ${name} answered some`);
         return;
-      }
-      assert.fail('every attempt straddled a minute boundary');
-    } finally {
-      for (const server of servers) await stop(server);
-      await db.drop();
-      rmSync(dataDir, { recursive: true, force: true });
     }
+    assert.fail('every attempt straddled a minute boundary');
+    }, { env, beforeSecond: setBudget });
   });
 });
 

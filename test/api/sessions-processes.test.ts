@@ -1,8 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { AppClient, unique } from '../helpers/client.ts';
-import { start, stop, tempDatabase, tempDir } from '../helpers/process.ts';
+import { withTwoProcesses } from '../helpers/shared-database.ts';
 import { as, assertError, meStatus, newToken, sessionOf, signUp } from '../helpers/users.ts';
 
 /**
@@ -12,7 +11,6 @@ import { as, assertError, meStatus, newToken, sessionOf, signUp } from '../helpe
  * files already cover on both backends.
  */
 
-const KEYS = { applicationId: 'shared', masterKey: 'shared-master', restKey: 'shared-rest', clientKey: '', javascriptKey: '', windowsKey: '', webhookKey: '' };
 
 /** Polls (bounded, far below the cache's one-minute lifetime) until the token is refused. */
 async function refusedWithin(client: AppClient, token: string, limitMs: number): Promise<number> {
@@ -27,12 +25,7 @@ async function refusedWithin(client: AppClient, token: string, limitMs: number):
 
 describe('sessions: several processes on one PostgreSQL', () => {
   it('a session ended through one process stops working in the other, which had it cached', async () => {
-    const db = await tempDatabase();
-    const dataDir = tempDir();
-    const env = { BASALT_DATABASE_URL: db.url, BASALT_DATA_DIR: dataDir, BASALT_APP_ID: KEYS.applicationId, BASALT_MASTER_KEY: KEYS.masterKey, BASALT_REST_KEY: KEYS.restKey };
-    const servers = [await start(env), await start(env)];
-    try {
-      const [a, b] = servers.map((server) => new AppClient({ backend: 'postgres', url: server.url }, KEYS)) as [AppClient, AppClient];
+    await withTwoProcesses(async (a, b) => {
       const user = await signUp(a);
       const second = await newToken(a, user);
       const third = await newToken(a, user, { 'X-Svc-Installation-Id': unique('inst') });
@@ -55,10 +48,6 @@ describe('sessions: several processes on one PostgreSQL', () => {
       assert.equal((await a.put(`/1/users/${user.objectId}`, { password: 'changed' }, as(second))).status, 200);
       assert.equal(await refusedWithin(b, fourth, 10_000), 400, 'B after the password change');
       assert.equal(await meStatus(b, second), 200);
-    } finally {
-      for (const server of servers) await stop(server);
-      await db.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+    });
   });
 });

@@ -1,6 +1,6 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import pg from 'pg';
+import { postgresForSuite } from './connection.test-helper.ts';
 import { translateRegex } from '../../query/regex.ts';
 import { words } from '../../query/words.ts';
 import { textMatch } from '../sqlite/functions.ts';
@@ -29,19 +29,10 @@ const PATTERNS: [string, string?][] = [
 ];
 
 describe('PostgreSQL regular expressions match as JavaScript ones', () => {
-  let client: pg.Client;
-  before(async () => {
-    const url = process.env.TEST_POSTGRES_URL;
-    if (!url) throw new Error('TEST_POSTGRES_URL is not set: run the tests with `npm test`.');
-    client = new pg.Client({ connectionString: url });
-    await client.connect();
-  });
-  after(async () => {
-    await client.end();
-  });
+  const postgres = postgresForSuite();
 
   async function postgresMatches(subjects: string[], patterns: string[]): Promise<boolean[]> {
-    const { rows } = await client.query('SELECT (s COLLATE "C") ~ p AS m FROM unnest($1::text[], $2::text[]) AS t(s, p)', [subjects, patterns]);
+    const { rows } = await postgres().query('SELECT (s COLLATE "C") ~ p AS m FROM unnest($1::text[], $2::text[]) AS t(s, p)', [subjects, patterns]);
     return rows.map((row) => row.m as boolean);
   }
 

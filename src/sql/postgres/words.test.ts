@@ -1,6 +1,6 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import pg from 'pg';
+import { postgresForSuite } from './connection.test-helper.ts';
 import { words } from '../../query/words.ts';
 import { indexedWord, INDEXED_WORD_LENGTH, wordsFunctionBody } from './words.ts';
 
@@ -17,20 +17,10 @@ const TEXTS = [
 ];
 
 describe('the words function of PostgreSQL text indexes', () => {
-  let client: pg.Client;
-  before(async () => {
-    const url = process.env.TEST_POSTGRES_URL;
-    if (!url) throw new Error('TEST_POSTGRES_URL is not set: run the tests with `npm test`.');
-    client = new pg.Client({ connectionString: url });
-    await client.connect();
-    await client.query(`CREATE FUNCTION pg_temp.basalt_words(text) RETURNS text[] LANGUAGE sql IMMUTABLE STRICT AS ${wordsFunctionBody()}`);
-  });
-  after(async () => {
-    await client.end();
-  });
+  const postgres = postgresForSuite((client) => client.query(`CREATE FUNCTION pg_temp.basalt_words(text) RETURNS text[] LANGUAGE sql IMMUTABLE STRICT AS ${wordsFunctionBody()}`).then(() => undefined));
 
   async function compare(texts: readonly string[]): Promise<string[]> {
-    const { rows } = await client.query('SELECT pg_temp.basalt_words("t") AS "w" FROM unnest($1::text[]) WITH ORDINALITY AS "u"("t", "n") ORDER BY "n"', [texts]);
+    const { rows } = await postgres().query('SELECT pg_temp.basalt_words("t") AS "w" FROM unnest($1::text[]) WITH ORDINALITY AS "u"("t", "n") ORDER BY "n"', [texts]);
     const differing: string[] = [];
     rows.forEach((row, i) => {
       const expected = [...new Set(words(texts[i]!).map(indexedWord))].sort();
@@ -63,7 +53,7 @@ describe('the words function of PostgreSQL text indexes', () => {
   });
 
   it('returns an empty list for a text without words, and NULL for NULL', async () => {
-    const { rows } = await client.query(`SELECT pg_temp.basalt_words('... ,;') AS "none", pg_temp.basalt_words(NULL) AS "null"`);
+    const { rows } = await postgres().query(`SELECT pg_temp.basalt_words('... ,;') AS "none", pg_temp.basalt_words(NULL) AS "null"`);
     assert.deepEqual(rows[0], { none: [], null: null });
   });
 });
