@@ -12,7 +12,16 @@
  */
 export type FieldRef =
   | { readonly kind: 'column'; readonly column: 'objectId' | 'createdAt' | 'updatedAt' }
-  | { readonly kind: 'doc'; readonly path: readonly string[]; readonly untyped?: true };
+  | { readonly kind: 'doc'; readonly path: readonly string[]; readonly untyped?: true; readonly stored?: StoredReading };
+
+/**
+ * The class table also keeps the field's reading as `as` in a column of its own (`column`),
+ * which always equals the expression over the document: the compiler may read either.
+ */
+export interface StoredReading {
+  readonly column: string;
+  readonly as: ValueKind;
+}
 
 /** How a value is compared: the SQL type the field is read as. */
 export type ValueKind = 'text' | 'number' | 'boolean';
@@ -44,8 +53,10 @@ export type WhereNode =
   /**
    * `$inQuery` / `$select`: the field's value (or, for an array field, one of its elements) is
    * among the values another query selects. `$notInQuery` / `$dontSelect` wrap it in `not`.
+   * `indexed`: an index of the class leads with the (top-level, typed) field, so a page in
+   * objectId order may be built from one ordered read of the index per inner value.
    */
-  | { readonly kind: 'inSubquery'; readonly field: FieldRef; readonly as: ValueKind; readonly element: ElementOf | null; readonly query: SubQuery }
+  | { readonly kind: 'inSubquery'; readonly field: FieldRef; readonly as: ValueKind; readonly element: ElementOf | null; readonly query: SubQuery; readonly indexed?: true }
   /**
    * The queried object's Relation `key` holds one of the objects `ids`, or one the inner query
    * finds: a Relation is queried like an array of Pointers (spec 2.2). `field` is the Relation's

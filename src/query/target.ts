@@ -1,7 +1,8 @@
 import { Errors } from '../errors/index.ts';
 import { isPlainObject, normalizeIso } from '../encoding/values.ts';
 import type { ClassSchema, FieldType } from '../schema/types.ts';
-import type { FieldRef, Scalar, SubQuery, ValueKind, WhereNode } from './ast.ts';
+import type { FieldRef, Scalar, StoredReading, SubQuery, ValueKind, WhereNode } from './ast.ts';
+import { storedReading } from '../schema/indexes.ts';
 import { fieldAccess } from './fields.ts';
 
 export const FALSE: WhereNode = Object.freeze({ kind: 'const', value: false });
@@ -18,6 +19,8 @@ export interface Target {
   /** Path below the top-level field (dot notation into objects). */
   readonly subPath: readonly string[];
   readonly known: boolean;
+  /** The column the class keeps the top-level field's reading in, if it has one (schema/indexes.ts). */
+  readonly stored: StoredReading | null;
 }
 
 export function resolveTarget(key: string, schema: ClassSchema | null): Target {
@@ -29,12 +32,18 @@ export function resolveTarget(key: string, schema: ClassSchema | null): Target {
   const builtIn = name === 'objectId' || name === 'createdAt' || name === 'updatedAt';
   // Own fields only: "constructor" or "toString" are field names like any other, not inherited methods.
   const type = builtIn || !schema || !Object.hasOwn(schema.fields, name) ? undefined : schema.fields[name];
-  return { className: schema?.className ?? null, name, type, subPath: segments.slice(1), known: builtIn || type !== undefined };
+  const stored = type && schema?.storedIndexes ? readingOf(name, type, schema) : null;
+  return { className: schema?.className ?? null, name, type, subPath: segments.slice(1), known: builtIn || type !== undefined, stored };
+}
+
+function readingOf(name: string, type: FieldType, schema: ClassSchema): StoredReading | null {
+  const { field, as } = fieldAccess(name, type);
+  return field.kind === 'doc' ? storedReading(schema, field.path, as) : null;
 }
 
 export function access(target: Target): { field: FieldRef; as: ValueKind | 'json' } {
   const base = fieldAccess(target.name, target.type);
-  if (target.subPath.length === 0) return base;
+  if (target.subPath.length === 0) return target.stored && base.field.kind === 'doc' ? { field: { ...base.field, stored: target.stored }, as: base.as } : base;
   return { field: { kind: 'doc', path: [target.name, ...target.subPath], untyped: true }, as: 'json' };
 }
 

@@ -10,7 +10,7 @@ import { parseShape, shapeResults } from './shape.ts';
 import { takeCountQuery, withRegexSlot } from './limits.ts';
 import { assertGenericClass } from './class-access.ts';
 import { noteScan } from './scan-log.ts';
-import { keepSecured, keepText, plannedText, readsOtherClasses, securedKey, textKey } from './query-plans.ts';
+import { guardReadsObjects, keepSecured, keepText, plannedText, securedKey, textKey } from './query-plans.ts';
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
@@ -57,8 +57,9 @@ export async function queryClass(ctx: RequestContext, className: string, params:
   const findGrant = limit > 0 || !withCount ? classGrant(ctx.auth, schema, 'find') : null;
   const countGrant = withCount ? classGrant(ctx.auth, schema, 'count') : null;
   assertNotProtected(shieldOf(ctx.auth, schema), parsed.where, order);
-  const kept = !scope && text !== null && !readsOtherClasses(parsed.where);
-  const caller = kept ? securedKey(principals(ctx), ctx.auth.userId, findGrant?.userFields, countGrant?.userFields, limit, skip) : '';
+  const kept = !scope && text !== null && !guardReadsObjects(parsed.where);
+  const restricted = ctx.auth.session?.restricted === true;
+  const caller = kept ? securedKey(principals(ctx), ctx.auth.userId, findGrant?.userFields, countGrant?.userFields, limit, skip, restricted) : '';
   let statements = kept ? planned.secured.get(caller) : undefined;
   if (!statements) {
     const guarded = await guardInner(queryGuard(ctx, schemas), scope ? and([parsed.where, scope]) : parsed.where);

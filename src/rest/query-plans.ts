@@ -8,8 +8,10 @@ import type { ClassSchema } from '../schema/types.ts';
  * new map of schemas (SchemaService), so nothing made against the old one is found again. Both
  * steps are pure functions of what the keys hold: the parse of the `where`, `order` and class
  * text and the schemas; the secured query of the caller's read principals (roles included), user
- * id and class-level grants. Queries that read other classes ($inQuery, $relatedTo …) are
- * checked against those objects as they are at each request, and are never kept secured.
+ * id, class-level grants and session restriction. Inner queries ($inQuery, $select …) are
+ * guarded by their class's permissions alone, which the schemas and the caller decide, so they
+ * are kept too; a `$relatedTo` may be guarded by reading the object that holds the relation, as
+ * it is at each request, so a query holding one is never kept secured.
  */
 export interface PlannedText {
   readonly parsed: ParsedQuery;
@@ -55,25 +57,29 @@ export function keepSecured(planned: PlannedText, key: string, secured: SecuredQ
   planned.secured.set(key, secured);
 }
 
-/** Everything of the caller and the page that the secured query depends on. */
-export function securedKey(read: readonly string[] | null, userId: string | null, findFields: readonly string[] | null | undefined, countFields: readonly string[] | null | undefined, limit: number, skip: number): string {
+/**
+ * Everything of the caller and the page that the secured query depends on. `restricted`: the
+ * caller's session is restricted, which narrows its inner queries on `_Session` (spec 5 rule 5).
+ */
+export function securedKey(read: readonly string[] | null, userId: string | null, findFields: readonly string[] | null | undefined, countFields: readonly string[] | null | undefined, limit: number, skip: number, restricted: boolean): string {
   const fields = (list: readonly string[] | null | undefined) => (list === undefined ? '-' : list === null ? '*' : list.join('\u0001'));
-  return [read === null ? '(master)' : read.join('\u0001'), userId ?? '', fields(findFields), fields(countFields), limit, skip].join('\u0000');
+  return [read === null ? '(master)' : read.join('\u0001'), userId ?? '', fields(findFields), fields(countFields), limit, skip, restricted ? 'r' : ''].join('\u0000');
 }
 
-/** Whether the query reads objects of other classes, which are checked at each request. */
-export function readsOtherClasses(node: WhereNode): boolean {
+/** Whether securing the query reads objects (the holder of a `$relatedTo`, at any depth), as they are at each request. */
+export function guardReadsObjects(node: WhereNode): boolean {
   switch (node.kind) {
     case 'and':
     case 'or':
-      return node.nodes.some(readsOtherClasses);
+      return node.nodes.some(guardReadsObjects);
     case 'not':
-      return readsOtherClasses(node.node);
+      return guardReadsObjects(node.node);
     case 'inSubquery':
+      return guardReadsObjects(node.query.where);
+    case 'relationHolds':
+      return 'query' in node.related && guardReadsObjects(node.related.query.where);
     case 'relatedTo':
       return true;
-    case 'relationHolds':
-      return 'query' in node.related;
     default:
       return false;
   }

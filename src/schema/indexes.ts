@@ -1,4 +1,5 @@
-import type { IndexSpec } from './types.ts';
+import type { ClassSchema, IndexSpec, StoredIndexes } from './types.ts';
+import type { StoredReading, ValueKind } from '../query/ast.ts';
 
 /**
  * Text indexes among a class's indexes. A text index is written as MongoDB writes one,
@@ -21,4 +22,29 @@ export function textIndexOn(indexes: IndexSpec, field: string): string | null {
 /** The names of the class's text indexes. */
 export function textIndexNames(indexes: IndexSpec): string[] {
   return Object.keys(indexes).filter((name) => textIndexField(indexes[name]!) !== null);
+}
+
+/**
+ * Columns that keep a field's reading beside the document, made with the indexes over them where
+ * the database answers from an index alone only when it holds plain columns (PostgreSQL, see
+ * storage/sql-schema-store.ts). While such a column exists it always equals its expression, so a
+ * query may read either; it reads the column, which the index holds.
+ */
+const storedByIndexes = new WeakMap<StoredIndexes, ReadonlyMap<string, StoredReading>>();
+
+/** The column keeping `path` read as `as`, if an index of the class made one. */
+export function storedReading(schema: ClassSchema | null, path: readonly string[], as: ValueKind | 'json'): StoredReading | null {
+  const stored = schema?.storedIndexes;
+  if (!stored || as === 'json') return null;
+  let byPath = storedByIndexes.get(stored);
+  if (!byPath) {
+    const map = new Map<string, StoredReading>();
+    for (const columns of Object.values(stored)) for (const { path: at, as: kind, column } of columns) map.set(readingKey(at, kind), { column, as: kind });
+    storedByIndexes.set(stored, (byPath = map));
+  }
+  return byPath.get(readingKey(path, as)) ?? null;
+}
+
+function readingKey(path: readonly string[], as: ValueKind): string {
+  return `${as}:${path.join('.')}`;
 }

@@ -19,6 +19,21 @@ export interface ClassSchema {
   readonly fields: Readonly<Record<string, FieldType>>;
   readonly classLevelPermissions: ClassLevelPermissions;
   readonly indexes: IndexSpec;
+  /**
+   * Storage's own record, never shown to clients: the schema indexes built over columns that keep
+   * fields' readings beside the document, and those columns (schema/indexes.ts).
+   */
+  readonly storedIndexes?: StoredIndexes;
+}
+
+/** index name → the readings (path and kind, as query/fields.ts reads them) its columns hold */
+export type StoredIndexes = Readonly<Record<string, readonly StoredColumn[]>>;
+
+/** A column holding the reading of the document at `path` as `as`. */
+export interface StoredColumn {
+  readonly path: readonly string[];
+  readonly as: 'text' | 'number' | 'boolean';
+  readonly column: string;
 }
 
 /** Fields every class has; they live in columns, not in the JSON document. */

@@ -7,6 +7,12 @@ import { capBox, cellsOf, nearestRings, polygonBox, CELLS_PER_DEGREE, type Box, 
 
 /** Rings repeat the filter once each; past this many values the plain statement is written. */
 const MAX_RING_PARAMS = 30_000;
+/**
+ * A page of objectId order under an indexed `$inQuery` is merged from one ordered read per
+ * inner value up to this many values (each read is an index seek and at most skip + limit
+ * entries); past it the page is read in objectId order, testing each row (see `inQueryPage`).
+ */
+export const MAX_PAGE_ARMS = 32;
 
 /** A page number written into SQL text: a whole number, checked again here. */
 function pageNumber(n: number): string {
@@ -98,6 +104,20 @@ export abstract class SqlCompiler {
    * query that an index serves reads the list from the index instead of from each row.
    */
   readonly permsInIndexes: boolean = false;
+  /**
+   * The definition of a column keeping the document's reading at `path` as `as`, computed by the
+   * database on every write; null where schema indexes stay on expressions (see
+   * storage/sql-schema-store.ts).
+   */
+  storedColumn(_column: string, _path: readonly string[], _as: ValueKind): string | null {
+    return null;
+  }
+  /** Follows the column list of a schema index over stored columns: the read permission list. */
+  readonly storedIndexInclude: string = '';
+  /** Run outside any transaction once stored columns were added to `table`, or null. */
+  afterRewriteSql(_table: string): string | null {
+    return null;
+  }
   /** Expression-index column list entry (PostgreSQL wants expressions in parentheses). */
   indexExpr(expr: string, descending: boolean): string {
     return `${expr} ${this.orderDirection(descending)}`;
@@ -151,6 +171,8 @@ export abstract class SqlCompiler {
   /** The SQL expression a field is read as. */
   fieldExpr(field: FieldRef, as: ValueKind | 'json'): string {
     if (field.kind === 'column') return this.textCollate(ident(field.column));
+    // The column equals the expression; reading it lets an index over it answer alone.
+    if (field.stored?.as === as) return as === 'text' ? this.textCollate(ident(field.stored.column)) : ident(field.stored.column);
     const path = field.path.map(safeKey);
     if (field.untyped && as !== 'json') return as === 'text' ? this.textCollate(this.docChecked(path, as)) : this.docChecked(path, as);
     switch (as) {
@@ -226,7 +248,9 @@ export abstract class SqlCompiler {
       case 'text': {
         const expr = this.fieldExpr(node.field, 'text');
         // The index narrows the rows; the word test keeps the answer exactly the one without it.
-        const candidates = node.index ? `${this.textIndexMatch(node.index, expr, node.words, params)} AND ` : '';
+        // A text index is built over the document's expression, never over a stored column.
+        const indexed = node.field.kind === 'doc' && node.field.stored ? this.fieldExpr({ ...node.field, stored: undefined }, 'text') : expr;
+        const candidates = node.index ? `${this.textIndexMatch(node.index, indexed, node.words, params)} AND ` : '';
         return `${candidates}${this.textMatch(expr, node.words, params)}`;
       }
     }
@@ -245,11 +269,12 @@ export abstract class SqlCompiler {
   }
 
   /** The selected column of an inner query, limited like a top-level query (spec 4.2). */
-  private subSelect(query: SubQuery, as: ValueKind, params: Params): string {
+  private subSelect(query: SubQuery, as: ValueKind, params: Params, alias?: string): string {
     const column = this.fieldExpr(query.select, as);
     const where = this.where(query.where, params);
     const order = this.textCollate(ident('objectId'));
-    return `SELECT ${column} FROM ${params.table(query.className)} WHERE (${where}) AND ${column} IS NOT NULL ORDER BY ${order} LIMIT ${this.limit(query.limit, params)}`;
+    const named = alias ? `${column} AS ${ident(alias)}` : column;
+    return `SELECT ${named} FROM ${params.table(query.className)} WHERE (${where}) AND ${column} IS NOT NULL ORDER BY ${order} LIMIT ${this.limit(query.limit, params)}`;
   }
 
   /** `expr` is among the values of an inner query that selects at most `limit` rows. */
@@ -409,7 +434,54 @@ export abstract class SqlCompiler {
       const ringed = this.ringSelect(table, className, query, rings);
       if (ringed.params.length <= MAX_RING_PARAMS) return ringed;
     }
-    return this.plainSelect(table, className, query, false);
+    return this.inQueryPage(table, className, query) ?? this.plainSelect(table, className, query, false);
+  }
+
+  /**
+   * A page in objectId order (no `order`, or `objectId` ascending) whose where requires a field
+   * that leads an index to be among an inner query's values (`$inQuery`, `$select`). Read in
+   * objectId order and tested row by row, such a page reads about limit ÷ (share of rows that
+   * match) rows; read through the field's index, every matching row is read and sorted. Both
+   * grow with the data. Here each inner value gets its own read of the index, in objectId order
+   * (schema indexes end with objectId, storage/sql-schema-store.ts), stopping at skip + limit
+   * entries that pass the rest of the where; the page is the first of the merged reads. The
+   * inner query runs once, into `_o`; with more than MAX_PAGE_ARMS values the statement reads
+   * the page the plain way instead, from the same values. Each half's LIMIT is 0 when the other
+   * half answers, and neither database starts reading under a LIMIT of 0 (see ringSelect).
+   */
+  private inQueryPage(table: (className: string) => string, className: string, query: FindQuery): CompiledSql | null {
+    const [first, ...more] = query.order;
+    if (more.length > 0 || (first && (first.field.kind !== 'column' || first.field.column !== 'objectId' || first.descending))) return null;
+    const parts = conjuncts(query.where);
+    const at = parts.findIndex((part) => part.kind === 'inSubquery' && part.indexed === true && part.element === null);
+    const node = parts[at];
+    if (!node || node.kind !== 'inSubquery') return null;
+    const rest = and(parts.filter((_, i) => i !== at));
+    const params = this.params(table);
+    // Parameters are added in text order: SQLite numbers "?" by position.
+    const values = `SELECT DISTINCT "_v" FROM (${this.subSelect(node.query, node.as, params, '_v')}) AS "_i"`;
+    const page = (arms: boolean) =>
+      `LIMIT CASE WHEN (SELECT count(*) FROM "_o") ${arms ? '<=' : '>'} ${MAX_PAGE_ARMS} THEN ${pageNumber(query.limit)} ELSE 0 END OFFSET ${pageNumber(query.skip)}`;
+    const field = this.fieldExpr(node.field, node.as);
+    const order = `${this.textCollate(ident('objectId'))} ASC`;
+    const merged = this.armsPage({ table: table(className), field, order, rows: pageNumber(query.skip + query.limit), page: page(true) }, () => this.where(rest, params));
+    const plain = `SELECT "objectId", "createdAt", "updatedAt", "data" FROM ${table(className)} WHERE ${this.inSelected(field, 'SELECT "_v" FROM "_o"', node.query.limit)} AND (${this.where(rest, params)}) ORDER BY ${order} ${page(false)}`;
+    const both = `SELECT * FROM (${merged}) AS "_m" UNION ALL SELECT * FROM (${plain}) AS "_p"`;
+    const sql = `WITH "_o" AS MATERIALIZED (${values}) SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} FROM (${both}) AS "_t" ORDER BY ${order}`;
+    return { sql, params: params.values };
+  }
+
+  /**
+   * The merged half of `inQueryPage`: for each value `"_v"` of `"_o"`, the first `rows` rows in
+   * `order` whose `field` equals it and that pass `rest`; of those, the `page`. Without LATERAL
+   * (SQLite), a correlated `IN (… LIMIT rows)` per value picks the ids, only the page's rows are
+   * read whole, and CROSS JOIN keeps `"_o"` the outer loop. `+` takes the column's text affinity
+   * off the value, which would otherwise keep the comparison off the field's expression index.
+   */
+  protected armsPage(arms: ArmsPage, rest: () => string): string {
+    const arm = `SELECT "objectId" FROM ${arms.table} AS "_a" WHERE ${arms.field} = +"_o"."_v" AND (${rest()}) ORDER BY ${arms.order} LIMIT ${arms.rows}`;
+    const ids = `SELECT "_r"."objectId" FROM "_o" CROSS JOIN ${arms.table} AS "_r" WHERE "_r"."objectId" IN (${arm}) ORDER BY "_r"."objectId" ${arms.page}`;
+    return `SELECT "objectId", "createdAt", "updatedAt", "data" FROM ${arms.table} WHERE "objectId" IN (${ids})`;
   }
 
   private limit(limit: number, params: Params): string {
@@ -454,11 +526,25 @@ export abstract class SqlCompiler {
     const sql = `WITH ${ctes.join(', ')} SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} FROM (${arms.join(' UNION ALL ')}) AS "_t" ORDER BY ${order} LIMIT ${pageNumber(query.limit)} OFFSET ${pageNumber(query.skip)}`;
     // Each ring is a narrow box whatever the values, so one plan serves every run; planning the
     // rings anew would cost PostgreSQL several times what running them does.
-    return { sql, params: params.values, planOnce: true };
+    return { sql, params: params.values };
   }
 
   count(table: (className: string) => string, className: string, where: WhereNode): CompiledSql {
     const params = this.params(table);
     return { sql: `SELECT count(*) AS "n" FROM ${table(className)} WHERE ${this.where(where, params)}`, params: params.values };
   }
+}
+
+/** What `armsPage` merges: SQL text, each part already checked or compiled. */
+export interface ArmsPage {
+  readonly table: string;
+  readonly field: string;
+  readonly order: string;
+  readonly rows: string;
+  readonly page: string;
+}
+
+/** The parts of a where that must all hold, `and` within `and` flattened. */
+function conjuncts(node: WhereNode): readonly WhereNode[] {
+  return node.kind === 'and' ? node.nodes.flatMap(conjuncts) : [node];
 }

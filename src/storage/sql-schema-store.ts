@@ -1,12 +1,43 @@
 import { Errors } from '../errors/index.ts';
 import type { DdlStep, IndexKey, SchemaStore } from './port.ts';
 import type { SqlExecutor } from './driver.ts';
-import type { ClassSchema } from '../schema/types.ts';
+import { createHash } from 'node:crypto';
+import type { ClassSchema, StoredColumn, StoredIndexes } from '../schema/types.ts';
 import type { AppNamespace } from './namespace.ts';
 import { ident, schemaIndexName } from '../sql/params.ts';
 import { textIndexNames } from '../schema/indexes.ts';
 
 export const SCHEMA_TABLE = '_SCHEMA';
+/**
+ * Follows the keys of a schema index (not a unique one, whose uniqueness it would void, nor a
+ * GeoPoint's): entries with equal keys are then in objectId order, the order every query breaks
+ * ties by, so a page of one value of a field (an `$inQuery` arm, sql/compiler.ts) or of equal
+ * sort keys is read in order rather than sorted.
+ */
+const TIE_BREAK = '"objectId"';
+
+/** The stored columns of the class as the schema change's steps leave them, and whether one was added. */
+interface StoredState {
+  stored: StoredIndexes;
+  added: boolean;
+}
+
+/**
+ * The column keeping the reading at `path`: "f.<path>" ("f.score", "f.owner.objectId"). No field
+ * name holds ".", so it is never a built-in column nor another path's; past PostgreSQL's 63 bytes
+ * it keeps a hash.
+ */
+function storedColumnName(path: readonly string[]): string {
+  const name = `f.${path.join('.')}`;
+  if (Buffer.byteLength(name) <= 63) return name;
+  return `${name.slice(0, 50)}~${createHash('sha256').update(name).digest('hex').slice(0, 10)}`;
+}
+
+/** The schema as stored: the record of stored columns only when there is one. */
+function withStoredIndexes(schema: ClassSchema, stored: StoredIndexes): ClassSchema {
+  const { storedIndexes: _previous, ...rest } = schema;
+  return Object.keys(stored).length ? { ...rest, storedIndexes: stored } : rest;
+}
 
 /** Class schemas in the app's `_SCHEMA` table, and the DDL that goes with changing them. */
 export class SqlSchemaStore implements SchemaStore {
@@ -28,17 +59,34 @@ export class SqlSchemaStore implements SchemaStore {
   ): Promise<ClassSchema | null> {
     const d = this.dialect;
     const schemaTable = this.ns.table(SCHEMA_TABLE);
-    return this.ns.driver.transaction(async (tx) => {
+    const changed = await this.ns.driver.transaction(async (tx) => {
       const current = await this.lockClass(tx, className);
       const next = change(current);
-      if (!next || next === current) return current;
+      if (!next || next === current) return { saved: current, rewritten: false };
       if (!current) await this.createClassTable(tx, className);
-      for (const step of ddl(current, next)) await this.runStep(tx, className, step);
-      const json = JSON.stringify(next);
+      const columns = { stored: current?.storedIndexes ?? {}, added: false };
+      for (const step of ddl(current, next)) await this.runStep(tx, className, step, next, columns);
+      const saved = withStoredIndexes(next, columns.stored);
+      const json = JSON.stringify(saved);
       if (current) await tx.run(`UPDATE ${schemaTable} SET "schema" = ${d.placeholder(1)} WHERE "className" = ${d.placeholder(2)}`, [json, className]);
       else await tx.run(`INSERT INTO ${schemaTable} ("className", "schema") VALUES (${d.placeholder(1)}, ${d.placeholder(2)})`, [className, json]);
-      return next;
+      return { saved, rewritten: columns.added };
     });
+    if (changed.rewritten) await this.settle(className);
+    return changed.saved;
+  }
+
+  /**
+   * After columns were added (which rewrote the table): statistics on them, without which the
+   * planner guesses a third of the rows for any range, and the visibility map, which a rewrite
+   * empties and without which an index-only scan still reads every row. Autovacuum would get to
+   * both only after enough writes. Outside the transaction, as VACUUM must be; it lets reads and
+   * writes go on. A failure here leaves a correct, only slower, table.
+   */
+  private async settle(className: string): Promise<void> {
+    const sql = this.dialect.afterRewriteSql(this.ns.table(className));
+    if (!sql) return;
+    await this.ns.driver.run(sql).catch(() => undefined);
   }
 
   /** Drops the class, its table and its join rows; refuses (255) while the class holds objects. */
@@ -86,6 +134,34 @@ export class SqlSchemaStore implements SchemaStore {
     return schemaIndexName(className, indexName);
   }
 
+  /**
+   * The columns a schema index is built over, where the dialect keeps readings in columns: one per
+   * key, each holding exactly the expression the compiler reads the key as (query/fields.ts).
+   * Null, and the index stays on expressions, for a unique index, a GeoPoint's (its cell is an
+   * expression anyway, and its rows are read for the distance), or a key of no fixed type.
+   */
+  private storedColumns(step: Extract<DdlStep, { kind: 'createIndex' }>): StoredColumn[] | null {
+    if (step.unique) return null;
+    const stored: StoredColumn[] = [];
+    for (const key of step.keys) {
+      if (key.latitudeCell || key.field.kind !== 'doc' || key.field.untyped || key.as === 'json') return null;
+      const column = storedColumnName(key.field.path);
+      if (this.dialect.storedColumn(column, key.field.path, key.as) === null) return null;
+      stored.push({ path: key.field.path, as: key.as, column });
+    }
+    return stored;
+  }
+
+  /** Adds the columns no other index made yet, in one statement: each ADD of a stored column rewrites the table. */
+  private async addColumns(tx: SqlExecutor, table: string, stored: readonly StoredColumn[], columns: StoredState): Promise<void> {
+    const existing = new Set(Object.values(columns.stored).flatMap((list) => list.map((column) => column.column)));
+    const added = stored.filter((column, i) => !existing.has(column.column) && stored.findIndex((other) => other.column === column.column) === i);
+    if (added.length === 0) return;
+    const definitions = added.map((column) => `ADD COLUMN IF NOT EXISTS ${this.dialect.storedColumn(column.column, column.path, column.as)}`);
+    await tx.run(`ALTER TABLE ${table} ${definitions.join(', ')}`);
+    columns.added = true;
+  }
+
   private async createClassTable(tx: SqlExecutor, className: string): Promise<void> {
     const d = this.dialect;
     const table = this.ns.table(className);
@@ -99,23 +175,41 @@ export class SqlSchemaStore implements SchemaStore {
     if (perms) await tx.run(perms);
   }
 
-  private async runStep(tx: SqlExecutor, className: string, step: DdlStep): Promise<void> {
+  private async runStep(tx: SqlExecutor, className: string, step: DdlStep, next: ClassSchema, columns: StoredState): Promise<void> {
     const d = this.dialect;
     const table = this.ns.table(className);
     switch (step.kind) {
       case 'createIndex': {
+        const name = ident(this.userIndexName(className, step.name));
+        const stored = Object.hasOwn(next.indexes, step.name) ? this.storedColumns(step) : null;
+        if (stored) {
+          await this.addColumns(tx, table, stored, columns);
+          const keys = stored.map((column, i) => `${ident(column.column)} ${d.orderDirection(step.keys[i]!.descending)}`);
+          keys.push(TIE_BREAK);
+          await tx.run(`CREATE INDEX IF NOT EXISTS ${name} ON ${table} (${keys.join(', ')})${d.storedIndexInclude}`);
+          columns.stored = { ...columns.stored, [step.name]: stored };
+          return;
+        }
         const expr = (key: IndexKey) => (key.latitudeCell ? d.latitudeCell(d.fieldExpr(key.field, 'number')) : d.fieldExpr(key.field, key.as));
-        const columns = step.keys.map((key: IndexKey) => d.indexExpr(expr(key), key.descending));
+        const keys = step.keys.map((key: IndexKey) => d.indexExpr(expr(key), key.descending));
         // Not on a unique index (the list would take part in uniqueness), nor on a GeoPoint's cell
         // index, whose rows are read anyway for the distance.
-        if (d.permsInIndexes && !step.unique && !step.keys.some((key) => key.latitudeCell)) columns.push('"_rperm"');
-        const name = ident(this.userIndexName(className, step.name));
-        await tx.run(`CREATE ${step.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${name} ON ${table} (${columns.join(', ')})`);
+        if (!step.unique && !step.keys.some((key) => key.latitudeCell)) keys.push(TIE_BREAK);
+        if (d.permsInIndexes && !step.unique && !step.keys.some((key) => key.latitudeCell)) keys.push('"_rperm"');
+        await tx.run(`CREATE ${step.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${name} ON ${table} (${keys.join(', ')})`);
         return;
       }
-      case 'dropIndex':
+      case 'dropIndex': {
         await tx.run(`DROP INDEX IF EXISTS ${d.qualifyIndex(this.ns.schema, this.userIndexName(className, step.name))}`);
+        if (!Object.hasOwn(columns.stored, step.name)) return;
+        const { [step.name]: dropped, ...rest } = columns.stored;
+        columns.stored = rest;
+        // A column goes with the last index over it; dropping one does not rewrite the table.
+        const kept = new Set(Object.values(rest).flatMap((list) => list.map((column) => column.column)));
+        const gone = [...new Set(dropped!.map((column) => column.column))].filter((column) => !kept.has(column));
+        if (gone.length) await tx.run(`ALTER TABLE ${table} ${gone.map((column) => `DROP COLUMN IF EXISTS ${ident(column)}`).join(', ')}`);
         return;
+      }
       case 'createTextIndex':
         for (const sql of d.createTextIndex({ className, name: step.name }, step.field, (object) => this.ns.table(object))) await tx.run(sql);
         return;

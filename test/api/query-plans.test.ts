@@ -218,7 +218,7 @@ describe('read permission on SQLite', () => {
   });
 
   it('a count of a range that an index serves is answered from the index alone', async () => {
-    // Plain schema indexes end with `_rperm`, so the ACL filter reads the list from the index.
+    // Plain schema indexes end with objectId and `_rperm`, so the ACL filter reads the list from the index.
     const scored = await scoredClass(app);
     for (const score of [1, 5, 9]) assert.equal((await app.post(`/1/classes/${scored}`, { score })).status, 201);
     const counted = await app.get(`/1/classes/${scored}`, { query: { where: { score: { $gte: 5 } }, count: 1, limit: 0 } });
@@ -226,7 +226,7 @@ describe('read permission on SQLite', () => {
     const file = sqliteApp(scored);
     try {
       const index = file.prepare(`SELECT "sql" FROM sqlite_master WHERE "type" = 'index' AND "name" LIKE '%byScore'`).get() as { sql: string };
-      assert.match(index.sql, /\(json_extract\("data", '\$\.score'\) DESC, "_rperm"\)$/);
+      assert.match(index.sql, /\(json_extract\("data", '\$\.score'\) DESC, "objectId", "_rperm"\)$/);
       // The statement the SQLite compiler writes for that count (src/sql/sqlite/dialect.ts).
       const acl = `("_rperm" IN ('["*"]') OR EXISTS (SELECT 1 FROM json_each("_rperm") WHERE "value" IN ('*')))`;
       const rows = file.prepare(`EXPLAIN QUERY PLAN SELECT count(*) AS "n" FROM "${scored}" WHERE (json_extract("data", '$.score') >= 5) AND (${acl})`).all() as { detail: string }[];

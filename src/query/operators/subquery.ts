@@ -60,8 +60,18 @@ export function parseSubquery(target: Target, op: string, operand: unknown, scop
   }
   const field = outer.field;
   const query: SubQuery = { className: spec.className, where, select: selected.field, limit };
-  const node: WhereNode = { kind: 'inSubquery', field, as, element, query };
+  const indexed = positive && element === null && outer.as !== 'json' && leadsAnIndex(scope, target);
+  const node: WhereNode = { kind: 'inSubquery', field, as, element, query, ...(indexed ? { indexed: true } : {}) };
   return positive ? node : negate(node);
+}
+
+/** An ordinary index of the class has the top-level field as its first key. */
+function leadsAnIndex(scope: QueryScope, target: Target): boolean {
+  if (target.subPath.length > 0) return false;
+  return Object.values(scope.schema?.indexes ?? {}).some((keys) => {
+    const first = Object.entries(keys)[0];
+    return first !== undefined && first[0] === target.name && first[1] !== 'text';
+  });
 }
 
 function asKind(as: ValueKind | 'json'): ValueKind {
