@@ -16,7 +16,7 @@ eachBackend('objects', (target) => {
     const created = await app.post(`/1/classes/${cls}`, { score: 1337, playerName: 'Sean Plott', cheatMode: false });
     assert.equal(created.status, 201);
     assert.deepEqual(Object.keys(created.body).sort(), ['createdAt', 'objectId']);
-    assert.match(created.body.objectId, /^[A-Za-z0-9]{10}$/);
+    assert.match(created.body.objectId, /^[A-Za-z0-9]{15}$/);
     assert.match(created.body.createdAt, ISO);
     assert.equal(created.headers.get('location'), `${target.url}/1/classes/${cls}/${created.body.objectId}`);
 

@@ -281,13 +281,6 @@ eachBackend('indexed fields answer as the document does', (target) => {
     assert.equal(indexed.status, 200, indexed.text);
     assert.deepEqual(await answers(), before_.anyone, 'anyone, with the indexes');
     assert.deepEqual(await answers(MASTER), before_.master, 'the master key, with the indexes');
-    if (target.backend === 'postgres') {
-      // The text index is on the document's expression; the query still finds it.
-      await expectIndexScanned(app, className, '%byBodyText', async () => {
-        const found = await app.get(`/1/classes/${className}`, { query: { where: { body: { $text: { $search: { $term: 'dog' } } } }, keys: 'n' } });
-        assert.deepEqual(found.body.results.map((object: { n: number }) => object.n).sort(), [2, 3]);
-      });
-    }
     // Writes through the columns: a changed, a removed and a new value.
     const first = await app.get(`/1/classes/${className}`, { query: { where: { n: 1 } } });
     const id = first.body.results[0].objectId as string;
@@ -297,5 +290,16 @@ eachBackend('indexed fields answer as the document does', (target) => {
     assert.equal((await app.put(`/1/classes/${className}/${id}`, { title: { __op: 'Delete' } })).status, 200);
     const missing = await app.get(`/1/classes/${className}`, { query: { where: { title: { $exists: false } }, keys: 'n' } });
     assert.deepEqual(missing.body.results.map((object: { n: number }) => object.n).sort(), [1, 5, 6]);
+    if (target.backend === 'postgres') {
+      // The text index is on the document's expression; the query still finds it. Objects without
+      // the word make walking the table in objectId order the dearer plan: with seven rows either
+      // plan is as good, and time-ordered ids make the walk look cheap.
+      const fillers = Array.from({ length: 50 }, (_, i) => ({ method: 'POST', path: `/1/classes/${className}`, body: { n: 100 + i, body: `filler text ${i}` } }));
+      for (let i = 0; i < 4; i++) assert.equal((await app.post('/1/batch', { requests: fillers })).status, 200);
+      await expectIndexScanned(app, className, '%byBodyText', async () => {
+        const found = await app.get(`/1/classes/${className}`, { query: { where: { body: { $text: { $search: { $term: 'dog' } } } }, keys: 'n' } });
+        assert.deepEqual(found.body.results.map((object: { n: number }) => object.n).sort(), [2, 3]);
+      });
+    }
   });
 });

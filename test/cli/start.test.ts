@@ -107,7 +107,7 @@ describe('command line', () => {
       });
       const answered = await response;
       assert.equal(answered.status, 201);
-      assert.match(JSON.parse(answered.body).objectId, /^[A-Za-z0-9]{10}$/);
+      assert.match(JSON.parse(answered.body).objectId, /^[A-Za-z0-9]{15}$/);
       assert.equal(await server.exited(), 0);
       await assert.rejects(fetch(`${server.url}/health`));
 

@@ -1,6 +1,6 @@
 import { CATALOG, Errors, isApiError } from '../../errors/index.ts';
 import { isPlainObject } from '../../encoding/values.ts';
-import { newObjectId } from '../../apps/ids.ts';
+import { randomAlphanumerics } from '../../apps/ids.ts';
 import { authProviderSettings } from '../../apps/settings.ts';
 import { providerFor, type AuthProvider, type ProviderContext } from '../../auth/providers/index.ts';
 import { ensureBuiltinClass } from '../../schema/builtin.ts';
@@ -49,7 +49,7 @@ export async function signUpWithAuthData(ctx: RequestContext, body: Record<strin
   try {
     user = await insertUser(ctx, {
       ...fields,
-      username: username === undefined ? newObjectId(25) : checkUsername(username),
+      username: username === undefined ? randomAlphanumerics(25) : checkUsername(username),
       ...(password === undefined ? {} : { password: checkPassword(password) }),
       authData,
     });
