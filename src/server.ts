@@ -7,7 +7,7 @@ import { AppRegistry } from './apps/registry.ts';
 import { AccountService } from './apps/accounts.ts';
 import { bootstrap, type BootstrapReport } from './apps/bootstrap.ts';
 import type { HttpDeps } from './http/deps.ts';
-import { registerCors } from './http/cors.ts';
+import { applyCors } from './http/cors.ts';
 import { registerJsonBody } from './http/body.ts';
 import { frameworkErrors, registerErrorHandling } from './http/errors.ts';
 import { registerAppRoutes } from './http/app-routes.ts';
@@ -79,12 +79,11 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     schemaController: { compilersFactory: { buildValidator: noSchemaCompiler, buildSerializer: noSchemaCompiler } },
     frameworkErrors,
   });
-  // A callback hook, not an async one: it runs on every request and needs no promise.
+  // One callback hook, not an async one nor several: it runs on every request and needs no promise.
   http.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
-    done();
+    if (!applyCors(request, reply)) done();
   });
-  registerCors(http);
   registerJsonBody(http);
   registerErrorHandling(http);
   registerHealthRoute(http, deps);

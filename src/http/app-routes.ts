@@ -33,7 +33,8 @@ async function handle(deps: HttpDeps, table: RouteTable, route: AppRoute | null,
   // Spec 4: bodies are JSON objects. Checked here, once for every endpoint, so that a DELETE
   // with `[1]` as its body is refused like a POST, not silently run.
   if (body !== undefined && !isPlainObject(body)) throw Errors.invalidJson('The request body must be a JSON object.');
-  const path = request.url.split('?')[0]!;
+  const queryStart = request.url.indexOf('?');
+  const path = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
   let target = route;
   let params = request.params as Record<string, string>;
   let query = request.query as Record<string, unknown>;

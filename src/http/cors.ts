@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const SVC_HEADERS = [
   'Application-Id', 'REST-API-Key', 'Client-Key', 'Javascript-Key', 'JavaScript-Key', 'Windows-Key', 'Master-Key',
@@ -14,16 +14,19 @@ const EXPOSED_HEADERS = [
   'X-Svc-Job-Status-Id', 'X-Parse-Job-Status-Id', 'X-Svc-Push-Status-Id', 'X-Parse-Push-Status-Id',
 ].join(', ');
 
-/** CORS on every route (spec 1): any origin may call with the spec's headers; preflights answer 204. */
-export function registerCors(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, reply, done) => {
-    setCorsHeaders(request, reply);
-    if (request.method !== 'OPTIONS') return done();
-    reply.header('Access-Control-Allow-Methods', 'GET, POST, PUT, DELETE, OPTIONS');
-    reply.header('Access-Control-Allow-Headers', ALLOWED_HEADERS);
-    reply.header('Access-Control-Max-Age', '86400');
-    reply.code(204).send();
-  });
+/**
+ * CORS on every route (spec 1): any origin may call with the spec's headers; preflights answer
+ * 204. Returns whether the request was a preflight, now answered. Called from the server's one
+ * `onRequest` hook: each hook is a step of every request.
+ */
+export function applyCors(request: FastifyRequest, reply: FastifyReply): boolean {
+  setCorsHeaders(request, reply);
+  if (request.method !== 'OPTIONS') return false;
+  reply.header('Access-Control-Allow-Methods', 'GET, POST, PUT, DELETE, OPTIONS');
+  reply.header('Access-Control-Allow-Headers', ALLOWED_HEADERS);
+  reply.header('Access-Control-Max-Age', '86400');
+  reply.code(204).send();
+  return true;
 }
 
 /** Also called where fastify answers without running hooks (see frameworkErrors in errors.ts). */

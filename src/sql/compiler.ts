@@ -465,10 +465,22 @@ export abstract class SqlCompiler {
     const field = this.fieldExpr(node.field, node.as);
     const order = `${this.textCollate(ident('objectId'))} ASC`;
     const merged = this.armsPage({ table: table(className), field, order, rows: pageNumber(query.skip + query.limit), page: page(true) }, () => this.where(rest, params));
-    const plain = `SELECT "objectId", "createdAt", "updatedAt", "data" FROM ${table(className)} WHERE ${this.inSelected(field, 'SELECT "_v" FROM "_o"', node.query.limit)} AND (${this.where(rest, params)}) ORDER BY ${order} ${page(false)}`;
+    const test = `${this.inSelected(field, 'SELECT "_v" FROM "_o"', node.query.limit)} AND (${this.where(rest, params)})`;
+    const plain = `SELECT "objectId", "createdAt", "updatedAt", "data" FROM ${table(className)} WHERE ${this.walkFilter(test)} ORDER BY ${order} ${page(false)}`;
     const both = `SELECT * FROM (${merged}) AS "_m" UNION ALL SELECT * FROM (${plain}) AS "_p"`;
     const sql = `WITH "_o" AS MATERIALIZED (${values}) SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} FROM (${both}) AS "_t" ORDER BY ${order}`;
-    return { sql, params: params.values };
+    // Each half reads in one way whatever the values (an index seek per value, or the walk), so
+    // one plan serves every run; planning this statement anew cost PostgreSQL more than running it.
+    return { sql, params: params.values, planOnce: true };
+  }
+
+  /**
+   * The fallback half of `inQueryPage` walks the table in objectId order testing each row with
+   * `test`. SQLite plans every run for its values and finds that walk itself; see the PostgreSQL
+   * dialect for a plan made once.
+   */
+  protected walkFilter(test: string): string {
+    return test;
   }
 
   /**
@@ -526,7 +538,7 @@ export abstract class SqlCompiler {
     const sql = `WITH ${ctes.join(', ')} SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} FROM (${arms.join(' UNION ALL ')}) AS "_t" ORDER BY ${order} LIMIT ${pageNumber(query.limit)} OFFSET ${pageNumber(query.skip)}`;
     // Each ring is a narrow box whatever the values, so one plan serves every run; planning the
     // rings anew would cost PostgreSQL several times what running them does.
-    return { sql, params: params.values };
+    return { sql, params: params.values, planOnce: true };
   }
 
   count(table: (className: string) => string, className: string, where: WhereNode): CompiledSql {

@@ -29,3 +29,20 @@ it('SQLite writes the limit of an inner query as a number', () => {
   const { sql } = sqliteDialect.select(table, 'Item', inner);
   assert.match(sql, /"objectId" IS NOT NULL ORDER BY "objectId" LIMIT 7\)/);
 });
+
+it('a nearest-first page on PostgreSQL keeps one plan; other pages are planned per run', () => {
+  const loc = { kind: 'doc', path: ['loc'] } as const;
+  const point = { latitude: 48.85, longitude: 2.35 };
+  const near: FindQuery = {
+    where: { kind: 'geoWithinDistance', field: loc, point, maxRadians: 0.01, indexed: true },
+    order: [{ field: loc, as: 'number', descending: false, distanceFrom: point }],
+    limit: 20,
+    skip: 0,
+  };
+  const [rings, ...more] = postgresDialect.findStatements(table, 'Item', near);
+  assert.equal(more.length, 0);
+  const ringed = rings!();
+  assert.match(ringed.sql, /^WITH "_r0" AS MATERIALIZED/);
+  assert.equal(ringed.planOnce, true);
+  assert.equal(postgresDialect.select(table, 'Item', page).planOnce, undefined);
+});

@@ -246,10 +246,21 @@ function toStoredObject(row: Row): StoredObject {
   };
 }
 
+// Most rows of a class share a few permission lists (`["*"]` above all): parsed once, shared
+// frozen, instead of two JSON.parse calls for every row read.
+const parsedPerms = new Map<string, string[]>();
+const PARSED_PERMS_KEPT = 256;
+
 function parsePerms(value: unknown): string[] {
   if (Array.isArray(value)) return value as string[];
-  if (typeof value === 'string') return JSON.parse(value) as string[];
-  return [];
+  if (typeof value !== 'string') return [];
+  let perms = parsedPerms.get(value);
+  if (!perms) {
+    perms = Object.freeze(JSON.parse(value)) as string[];
+    if (parsedPerms.size >= PARSED_PERMS_KEPT) parsedPerms.clear();
+    parsedPerms.set(value, perms);
+  }
+  return perms;
 }
 
 export { JOIN_TABLE };

@@ -155,6 +155,17 @@ eachBackend('$inQuery pages through the pointer index', (target) => {
           assert.deepEqual(await page(classes.indexed, 'anonymous', { tier: 1 }, { limit: 5 }), expected('anonymous', (j) => j % TIERS === 1, 0, 5));
         });
       });
+
+      it('gives the same pages once the statement runs on the plan made for no values in particular', async () => {
+        // PostgreSQL switches a named statement to its generic plan after five runs; each caller
+        // and page below runs ten times, alternating the merged and the walked half.
+        for (let run = 0; run < 10; run++) {
+          for (const caller of ['anonymous', 'reader'] as const) {
+            assert.deepEqual(await page(classes.indexed, caller, { tier: 2 }, { skip: 1, limit: 6 }), expected(caller, (j) => j % TIERS === 2, 1, 6), `merged, ${caller} run ${run}`);
+            assert.deepEqual(await page(classes.indexed, caller, { tier: { $gte: 0 } }, { skip: 9, limit: 12 }), expected(caller, () => true, 9, 12), `walked, ${caller} run ${run}`);
+          }
+        }
+      });
     });
   }
 });

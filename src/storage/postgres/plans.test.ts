@@ -1,0 +1,47 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { PostgresDriver } from './driver.ts';
+
+/**
+ * Which plans the driver's statements run on. A pool size of 2 gives each of the driver's two
+ * pools one connection, so PostgreSQL's view of the prepared statements of "this session" sees
+ * every statement that pool ran.
+ */
+describe('PostgresDriver plans', () => {
+  let driver: PostgresDriver;
+  const prepared = async (planPerRun: boolean, text: string) => {
+    const rows = await driver.all('SELECT "generic_plans", "custom_plans" FROM pg_prepared_statements WHERE "statement" = $1', [text], planPerRun ? { planPerRun } : undefined);
+    return rows.map((row) => ({ generic: Number(row.generic_plans), custom: Number(row.custom_plans) }));
+  };
+
+  before(() => {
+    const url = process.env.TEST_POSTGRES_URL;
+    if (!url) throw new Error('TEST_POSTGRES_URL is not set: run the tests with `npm test`.');
+    driver = new PostgresDriver(url, 2);
+  });
+  after(async () => {
+    await driver.close();
+  });
+
+  it('prepares a statement planned per run once, and plans it for its values on every run', async () => {
+    // PostgreSQL would run this one on a generic plan from the sixth run on: nothing in it
+    // depends on the value.
+    const text = 'SELECT $1::int + 1 AS "n"';
+    for (let i = 0; i < 12; i++) assert.deepEqual(await driver.all(text, [i], { planPerRun: true }), [{ n: i + 1 }]);
+    assert.deepEqual(await prepared(true, text), [{ generic: 0, custom: 12 }]);
+  });
+
+  it('lets other statements reuse a generic plan', async () => {
+    const text = 'SELECT $1::int + 2 AS "n"';
+    for (let i = 0; i < 12; i++) assert.deepEqual(await driver.all(text, [i]), [{ n: i + 2 }]);
+    const [plans] = await prepared(false, text);
+    assert.ok(plans && plans.generic > 0, JSON.stringify(plans));
+  });
+
+  it('runs a statement planned per run inside a transaction unnamed', async () => {
+    const text = 'SELECT $1::int + 3 AS "n"';
+    const rows = await driver.transaction((tx) => tx.all(text, [1], { planPerRun: true }));
+    assert.deepEqual(rows, [{ n: 4 }]);
+    assert.deepEqual(await prepared(false, text), []);
+  });
+});
