@@ -34,7 +34,7 @@ export const OPTIONS = {
   bodyLimit: { flag: 'body-limit', env: 'BASALT_BODY_LIMIT', type: 'integer', default: 1048576, doc: 'Largest JSON request body in bytes (413, code 116 above it).' },
   objectSizeLimit: { flag: 'object-size-limit', env: 'BASALT_OBJECT_SIZE_LIMIT', type: 'integer', default: 131072, doc: 'Largest stored object in bytes of encoded JSON (code 116 above it).' },
   shutdownTimeout: { flag: 'shutdown-timeout', env: 'BASALT_SHUTDOWN_TIMEOUT', type: 'integer', default: 10000, doc: 'Milliseconds to wait for in-flight requests on SIGTERM/SIGINT before closing anyway.' },
-  databasePoolSize: { flag: 'database-pool-size', env: 'BASALT_DATABASE_POOL_SIZE', type: 'integer', default: 10, doc: 'PostgreSQL connections per server process.' },
+  databasePoolSize: { flag: 'database-pool-size', env: 'BASALT_DATABASE_POOL_SIZE', type: 'integer', default: 10, doc: 'PostgreSQL connections per server process (half serve finds and counts; at least one each, so 1 opens 2).' },
   trustProxy: { flag: 'trust-proxy', env: 'BASALT_TRUST_PROXY', type: 'boolean', default: false, doc: 'Take the client address from X-Forwarded-For (behind a reverse proxy); per-address limits count that address.' },
   authRequestsPerMinute: { flag: 'auth-requests-per-minute', env: 'BASALT_AUTH_REQUESTS_PER_MINUTE', type: 'integer', default: 30, doc: 'Login, sign-up and password-reset requests per minute per client address and app (429, code 155 above it; 0: no limit). An app\'s rateLimits.authRequestsPerMinute overrides it.' },
   facebookGraphUrl: { flag: 'facebook-graph-url', env: 'BASALT_FACEBOOK_GRAPH_URL', type: 'url', default: 'https://graph.facebook.com', doc: 'Facebook Graph API that checks facebook authData tokens; an app\'s auth.facebook.graphUrl overrides it.' },
