@@ -105,14 +105,6 @@ export abstract class SqlCompiler {
    */
   readonly permsInIndexes: boolean = false;
   /**
-   * A page whose filter checks read permission and whose filter and order read only columns
-   * (stored columns of indexed fields, objectId, the timestamps) picks its ids first and reads
-   * only those rows whole. Where the index holds the permission list, the rows the caller may not
-   * read are skipped in the index instead of being fetched to be thrown away (see
-   * docs/architecture.md, "Pages picked from the index").
-   */
-  readonly pagesFromIndexOnly: boolean = false;
-  /**
    * The definition of a column keeping the document's reading at `path` as `as`, computed by the
    * database on every write; null where schema indexes stay on expressions (see
    * storage/sql-schema-store.ts).
@@ -512,14 +504,9 @@ export abstract class SqlCompiler {
   private plainSelect(table: (className: string) => string, className: string, query: FindQuery, literalPage: boolean): CompiledSql {
     const params = this.params(table);
     const where = this.where(query.where, params);
-    const order = this.orderBy(query.order, params);
-    const page = literalPage ? `LIMIT ${pageNumber(query.limit)} OFFSET ${pageNumber(query.skip)}` : `LIMIT ${this.limit(query.limit, params)} OFFSET ${params.add(query.skip)}`;
-    if (this.pagesFromIndexOnly && readsColumnsOnly(query)) {
-      // Only the page's rows are read whole: the ids are picked from the index alone.
-      const ids = `SELECT "objectId" FROM ${table(className)} WHERE ${where} ORDER BY ${order} ${page}`;
-      return { sql: `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} FROM ${table(className)} WHERE "objectId" IN (${ids}) ORDER BY ${order}`, params: params.values };
-    }
-    return { sql: `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} FROM ${table(className)} WHERE ${where} ORDER BY ${order} ${page}`, params: params.values };
+    let sql = `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} FROM ${table(className)} WHERE ${where} ORDER BY ${this.orderBy(query.order, params)}`;
+    sql += literalPage ? ` LIMIT ${pageNumber(query.limit)} OFFSET ${pageNumber(query.skip)}` : ` LIMIT ${this.limit(query.limit, params)} OFFSET ${params.add(query.skip)}`;
+    return { sql, params: params.values };
   }
 
   /**
@@ -572,27 +559,4 @@ export interface ArmsPage {
 /** The parts of a where that must all hold, `and` within `and` flattened. */
 function conjuncts(node: WhereNode): readonly WhereNode[] {
   return node.kind === 'and' ? node.nodes.flatMap(conjuncts) : [node];
-}
-
-/** Whether a page's filter checks read permission and, with its order, reads columns only. */
-function readsColumnsOnly(query: FindQuery): boolean {
-  let checksRead = false;
-  const visit = (node: WhereNode): boolean => {
-    switch (node.kind) {
-      case 'and':
-        return node.nodes.every(visit);
-      case 'const':
-        return true;
-      case 'acl':
-        checksRead ||= node.access === 'read';
-        return true;
-      case 'compare':
-      case 'in':
-        return node.field.kind === 'column' || node.field.stored?.as === node.as;
-      default:
-        return false;
-    }
-  };
-  const ordered = query.order.every((key) => !key.distanceFrom && (key.field.kind === 'column' || (key.field.kind === 'doc' && key.field.stored?.as === key.as)));
-  return visit(query.where) && ordered && checksRead;
 }

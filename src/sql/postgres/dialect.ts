@@ -43,9 +43,6 @@ export class PostgresCompiler extends SqlCompiler {
   // Carried, not a key: it takes no part in the order, and a count or a filter of the index reads
   // the list from the entry (an index-only scan) instead of from the row.
   override readonly storedIndexInclude = ' INCLUDE ("_rperm")';
-  // A plain index scan fetches each entry's row before testing the permission list, even one the
-  // index includes; an index-only scan tests it in the index.
-  override readonly pagesFromIndexOnly = true;
   override afterRewriteSql(table: string): string {
     return `VACUUM (ANALYZE) ${table}`;
   }
