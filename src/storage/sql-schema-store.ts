@@ -33,6 +33,11 @@ function storedColumnName(path: readonly string[]): string {
   return `${name.slice(0, 50)}~${createHash('sha256').update(name).digest('hex').slice(0, 10)}`;
 }
 
+/** The names of the stored columns some index of `stored` is over. */
+function columnNames(stored: StoredIndexes): Set<string> {
+  return new Set(Object.values(stored).flatMap((list) => list.map((column) => column.column)));
+}
+
 /** The schema as stored: the record of stored columns only when there is one. */
 function withStoredIndexes(schema: ClassSchema, stored: StoredIndexes): ClassSchema {
   const { storedIndexes: _previous, ...rest } = schema;
@@ -129,11 +134,6 @@ export class SqlSchemaStore implements SchemaStore {
     return rows[0] ? (JSON.parse(String(rows[0].schema)) as ClassSchema) : null;
   }
 
-  /** The database name of a schema-API index: "<class>_idx:<index>" (sql/params.ts). */
-  private userIndexName(className: string, indexName: string): string {
-    return schemaIndexName(className, indexName);
-  }
-
   /**
    * The columns a schema index is built over, where the dialect keeps readings in columns: one per
    * key, each holding exactly the expression the compiler reads the key as (query/fields.ts).
@@ -154,7 +154,7 @@ export class SqlSchemaStore implements SchemaStore {
 
   /** Adds the columns no other index made yet, in one statement: each ADD of a stored column rewrites the table. */
   private async addColumns(tx: SqlExecutor, table: string, stored: readonly StoredColumn[], columns: StoredState): Promise<void> {
-    const existing = new Set(Object.values(columns.stored).flatMap((list) => list.map((column) => column.column)));
+    const existing = columnNames(columns.stored);
     const added = stored.filter((column, i) => !existing.has(column.column) && stored.findIndex((other) => other.column === column.column) === i);
     if (added.length === 0) return;
     const definitions = added.map((column) => `ADD COLUMN IF NOT EXISTS ${this.dialect.storedColumn(column.column, column.path, column.as)}`);
@@ -180,7 +180,7 @@ export class SqlSchemaStore implements SchemaStore {
     const table = this.ns.table(className);
     switch (step.kind) {
       case 'createIndex': {
-        const name = ident(this.userIndexName(className, step.name));
+        const name = ident(schemaIndexName(className, step.name));
         const stored = Object.hasOwn(next.indexes, step.name) ? this.storedColumns(step) : null;
         if (stored) {
           await this.addColumns(tx, table, stored, columns);
@@ -192,20 +192,22 @@ export class SqlSchemaStore implements SchemaStore {
         }
         const expr = (key: IndexKey) => (key.latitudeCell ? d.latitudeCell(d.fieldExpr(key.field, 'number')) : d.fieldExpr(key.field, key.as));
         const keys = step.keys.map((key: IndexKey) => d.indexExpr(expr(key), key.descending));
-        // Not on a unique index (the list would take part in uniqueness), nor on a GeoPoint's cell
-        // index, whose rows are read anyway for the distance.
-        if (!step.unique && !step.keys.some((key) => key.latitudeCell)) keys.push(TIE_BREAK);
-        if (d.permsInIndexes && !step.unique && !step.keys.some((key) => key.latitudeCell)) keys.push('"_rperm"');
+        // Not on a unique index (the columns would take part in uniqueness), nor on a GeoPoint's
+        // cell index, whose rows are read anyway for the distance.
+        if (!step.unique && !step.keys.some((key) => key.latitudeCell)) {
+          keys.push(TIE_BREAK);
+          if (d.permsInIndexes) keys.push('"_rperm"');
+        }
         await tx.run(`CREATE ${step.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${name} ON ${table} (${keys.join(', ')})`);
         return;
       }
       case 'dropIndex': {
-        await tx.run(`DROP INDEX IF EXISTS ${d.qualifyIndex(this.ns.schema, this.userIndexName(className, step.name))}`);
+        await tx.run(`DROP INDEX IF EXISTS ${d.qualifyIndex(this.ns.schema, schemaIndexName(className, step.name))}`);
         if (!Object.hasOwn(columns.stored, step.name)) return;
         const { [step.name]: dropped, ...rest } = columns.stored;
         columns.stored = rest;
         // A column goes with the last index over it; dropping one does not rewrite the table.
-        const kept = new Set(Object.values(rest).flatMap((list) => list.map((column) => column.column)));
+        const kept = columnNames(rest);
         const gone = [...new Set(dropped!.map((column) => column.column))].filter((column) => !kept.has(column));
         if (gone.length) await tx.run(`ALTER TABLE ${table} ${gone.map((column) => `DROP COLUMN IF EXISTS ${ident(column)}`).join(', ')}`);
         return;
