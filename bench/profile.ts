@@ -32,9 +32,9 @@ function areaOf(url: string, name: string): string {
   if (!url) return '(native)';
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1]!;
-  const src = /\/(src|bench)\/([^/]+)\//.exec(url);
+  const src = /\/(src|bench|dist)\/([^/]+)\//.exec(url);
   if (src) return `${src[1]}/${src[2]}`;
-  if (/\/(src|bench)\/[^/]+$/.test(url)) return url.slice(url.lastIndexOf('/', url.lastIndexOf('/') - 1) + 1);
+  if (/\/(src|bench|dist)\/[^/]+$/.test(url)) return url.slice(url.lastIndexOf('/', url.lastIndexOf('/') - 1) + 1);
   if (url.startsWith('node:')) return `node:${url.slice(5).split('/')[0]}`;
   return url.slice(-40);
 }
@@ -57,7 +57,7 @@ function main(): void {
     if (at >= from) selfUs.set(id, (selfUs.get(id) ?? 0) + delta);
   });
 
-  const key = (n: ProfileNode) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/(node_modules|src|bench)\//, '$1/')}:${n.callFrame.lineNumber + 1}`;
+  const key = (n: ProfileNode) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/(node_modules|src|bench|dist)\//, (_m, dir: string) => (dir === 'dist' ? 'src/' : `${dir}/`))}:${n.callFrame.lineNumber + 1}`;
   const self = new Map<string, number>();
   const total = new Map<string, number>();
   const areas = new Map<string, number>();

@@ -8,6 +8,7 @@ import { noEndpoint } from './errors.ts';
 import { splitSdkFields } from './sdk-body.ts';
 import { svcHeader } from './credentials.ts';
 import { runOnce } from '../rest/idempotency.ts';
+import { JsonText } from '../rest/encoded.ts';
 import { isNameable, type AppRoute, type Method, type RouteTable } from './route.ts';
 
 /**
@@ -62,5 +63,9 @@ async function handle(deps: HttpDeps, table: RouteTable, route: AppRoute | null,
 
 export function send(reply: FastifyReply, result: Result): void {
   if (result.headers) reply.headers(result.headers);
+  if (result.body instanceof JsonText) {
+    reply.code(result.status).type('application/json; charset=utf-8').send(result.body.text);
+    return;
+  }
   reply.code(result.status).send(result.body);
 }

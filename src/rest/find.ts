@@ -7,6 +7,7 @@ import { assertNotProtected, classGrant, grantAllows, grantWhere, guardInner, hi
 import type { ClassSchema } from '../schema/types.ts';
 import { ok, principals, type RequestContext, type Result } from './context.ts';
 import { parseShape, shapeResults } from './shape.ts';
+import { encodeResults, sendableAsStored } from './encoded.ts';
 import { takeCountQuery, withRegexSlot } from './limits.ts';
 import { assertGenericClass } from './class-access.ts';
 import { noteScan } from './scan-log.ts';
@@ -77,6 +78,7 @@ export async function queryClass(ctx: RequestContext, className: string, params:
       countWhere ? ctx.app.store.count(className, countWhere) : Promise.resolve(undefined),
     ]);
   const [objects, count] = parsed.regex ? await withRegexSlot(ctx, run) : await run();
+  if (sendableAsStored(ctx, schema, shape)) return ok(encodeResults(ctx, schema, objects, count));
   const results = await shapeResults(ctx, schema, objects, shape);
   hideProtected(ctx.auth, schema, objects, results);
   return ok(count === undefined ? { results } : { results, count });

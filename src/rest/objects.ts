@@ -9,6 +9,7 @@ import { ok, principals, type RequestContext, type Result } from './context.ts';
 import { objectUrl } from './render.ts';
 import { shapeResults, type Shape } from './shape.ts';
 import { assertGenericClass } from './class-access.ts';
+import { encodeObject, JsonText, sendableAsStored } from './encoded.ts';
 
 const NO_SHAPE: Shape = { include: [], keys: undefined };
 
@@ -66,6 +67,7 @@ export async function readObject(ctx: RequestContext, className: string, objectI
   const grant = classGrant(ctx.auth, schema, 'get');
   const object = await ctx.app.store.get(className, objectId, principals(ctx));
   if (!object || !grantAllows(grant, object, ctx.auth.userId)) throw notFound(className, objectId);
+  if (sendableAsStored(ctx, schema, shape)) return ok(new JsonText(encodeObject(ctx, schema, object)));
   const rendered = await shapeResults(ctx, schema, [object], shape);
   hideProtected(ctx.auth, schema, [object], rendered);
   return ok(rendered[0]);

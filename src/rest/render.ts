@@ -10,7 +10,7 @@ const UNDERSCORE = 0x5f;
 const relationFields = new WeakMap<ClassSchema, readonly (readonly [string, string | undefined])[]>();
 
 /** The Relation fields an object of the class shows; spec 2.5: a role's users and roles are not shown. */
-function relationsOf(schema: ClassSchema): readonly (readonly [string, string | undefined])[] {
+export function relationsOf(schema: ClassSchema): readonly (readonly [string, string | undefined])[] {
   let relations = relationFields.get(schema);
   if (!relations) {
     relations = schema.className === '_Role' ? [] : Object.entries(schema.fields).flatMap(([field, type]) => (type.type === 'Relation' ? [[field, type.targetClass] as const] : []));

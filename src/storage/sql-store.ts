@@ -5,6 +5,7 @@ import type { CompiledSql } from '../sql/compiler.ts';
 import { AppNamespace } from './namespace.ts';
 import { SqlSchemaStore } from './sql-schema-store.ts';
 import { SqlEventStore } from './sql-events.ts';
+import { lazyStoredObject } from './stored-row.ts';
 
 const JOIN_TABLE = '_Join';
 /**
@@ -235,15 +236,11 @@ function once<T>(make: () => T): () => T {
 }
 
 function toStoredObject(row: Row): StoredObject {
-  const data = typeof row.data === 'string' ? JSON.parse(row.data) : (row.data as Record<string, unknown>);
-  return {
-    objectId: String(row.objectId),
-    createdAt: String(row.createdAt),
-    updatedAt: String(row.updatedAt),
-    data,
-    rperm: parsePerms(row.rperm),
-    wperm: parsePerms(row.wperm),
-  };
+  const rperm = parsePerms(row.rperm);
+  const wperm = parsePerms(row.wperm);
+  // Documents come as JSON text (the dialects select them so) and are parsed when first read.
+  if (typeof row.data === 'string') return lazyStoredObject(String(row.objectId), String(row.createdAt), String(row.updatedAt), row.data, rperm, wperm);
+  return { objectId: String(row.objectId), createdAt: String(row.createdAt), updatedAt: String(row.updatedAt), data: row.data as Record<string, unknown>, rperm, wperm };
 }
 
 // Most rows of a class share a few permission lists (`["*"]` above all): parsed once, shared

@@ -182,7 +182,8 @@ export class PostgresCompiler extends SqlCompiler {
     return `${placeholder}::text[]`;
   }
   selectDoc(): string {
-    return '"data"';
+    // As text: a document sent to the client as stored is then never parsed (storage/stored-row.ts).
+    return '"data"::text AS "data"';
   }
   selectPerms(column: '_rperm' | '_wperm'): string {
     return `"${column}"`;
