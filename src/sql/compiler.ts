@@ -484,15 +484,19 @@ export abstract class SqlCompiler {
   }
 
   /**
-   * The merged half of `inQueryPage`: for each value `"_v"` of `"_o"`, the first `rows` rows in
-   * `order` whose `field` equals it and that pass `rest`; of those, the `page`. Without LATERAL
-   * (SQLite), a correlated `IN (… LIMIT rows)` per value picks the ids, only the page's rows are
-   * read whole, and CROSS JOIN keeps `"_o"` the outer loop. `+` takes the column's text affinity
-   * off the value, which would otherwise keep the comparison off the field's expression index.
+   * The merged half of `inQueryPage`: for each value `"_v"` of `"_o"`, the rows in `order` whose
+   * `field` equals it and that pass `rest`; of those, the `page`. SQLite has no LATERAL, so there
+   * is an arm for each of the MAX_PAGE_ARMS places of `"_o"`, each reading its value once (an
+   * uncorrelated scalar subquery; past the last value it is NULL and the arm reads nothing). A
+   * compound SELECT under ORDER BY is merged from its arms, each delivering ids in index order, and
+   * the merge stops at the page: about skip + limit index entries are read in all, where reading
+   * `rows` entries per value and sorting them read up to `rows` times the number of values.
+   * `+` takes the text affinity of `"_v"` off the value, which would otherwise keep the comparison
+   * off the field's expression index (each arm would then walk the primary key).
    */
   protected armsPage(arms: ArmsPage, rest: () => string): string {
-    const arm = `SELECT "objectId" FROM ${arms.table} AS "_a" WHERE ${arms.field} = +"_o"."_v" AND (${rest()}) ORDER BY ${arms.order} LIMIT ${arms.rows}`;
-    const ids = `SELECT "_r"."objectId" FROM "_o" CROSS JOIN ${arms.table} AS "_r" WHERE "_r"."objectId" IN (${arm}) ORDER BY "_r"."objectId" ${arms.page}`;
+    const arm = (i: number) => `SELECT "objectId" FROM ${arms.table} WHERE ${arms.field} = +(SELECT "_v" FROM "_o" LIMIT 1 OFFSET ${i}) AND (${rest()})`;
+    const ids = `${Array.from({ length: MAX_PAGE_ARMS }, (_, i) => arm(i)).join(' UNION ALL ')} ORDER BY ${arms.order} ${arms.page}`;
     return `SELECT "objectId", "createdAt", "updatedAt", "data" FROM ${arms.table} WHERE "objectId" IN (${ids})`;
   }
 
