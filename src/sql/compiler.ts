@@ -15,7 +15,7 @@ const MAX_RING_PARAMS = 30_000;
 export const MAX_PAGE_ARMS = 32;
 
 /** A page number written into SQL text: a whole number, checked again here. */
-function pageNumber(n: number): string {
+export function pageNumber(n: number): string {
   if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a page number: ${n}`);
   return String(n);
 }
@@ -54,6 +54,12 @@ export abstract class SqlCompiler {
    * statement cache stays small. OFFSET is not read by the planner and stays bound.
    */
   readonly literalLimit: boolean = false;
+  /**
+   * Whether a placeholder may appear more than once in a statement, each use reading the same
+   * value ($1 on PostgreSQL; SQLite's "?" are numbered by position). Where it may, the rings of a
+   * nearest-first page share the point and the rest of the filter instead of binding them anew.
+   */
+  readonly reusablePlaceholders: boolean = false;
   /** Column definition of an integer primary key the database assigns in insertion order. */
   abstract readonly generatedKeyColumn: string;
   /** Appended to CREATE TABLE for a table whose rows should be stored in primary-key order. */
@@ -300,7 +306,7 @@ export abstract class SqlCompiler {
     return sql;
   }
 
-  private geoExprs(field: FieldRef): { latitude: string; longitude: string } {
+  protected geoExprs(field: FieldRef): { latitude: string; longitude: string } {
     const path = this.docPath(field);
     return { latitude: this.docNumber([...path, 'latitude']), longitude: this.docNumber([...path, 'longitude']) };
   }
@@ -521,24 +527,43 @@ export abstract class SqlCompiler {
    * the pick are never read; a LIMIT of 0 keeps the other rings out of the answer, and neither
    * database starts reading under a LIMIT of 0.
    */
-  private ringSelect(table: (className: string) => string, className: string, query: FindQuery, { node, rest, radii, rows }: RingSearch): CompiledSql {
+  protected ringSelect(table: (className: string) => string, className: string, query: FindQuery, { node, rest, radii, rows }: RingSearch): CompiledSql {
     const params = this.params(table);
     const order = `"_d" ${this.orderDirection(false)}, ${this.textCollate(ident('objectId'))} ASC`;
     // The page's numbers are written as literals: SQLite plans a LIMIT from its value, so a bound
     // LIMIT makes it prepare the statement again on every run, and reads every ring.
     pageNumber(rows);
     const pick = (ring: number) => `LIMIT CASE WHEN (SELECT "i" FROM "_pick") = ${ring} THEN ${rows} ELSE 0 END`;
+    const { latitude, longitude } = this.geoExprs(node.field);
+    // Every ring reads the same point and the same filter: where a placeholder may be used
+    // again, they are bound once (a third of the parameters of eight rings, each parsed by the
+    // database and written by the driver on every run).
+    const shared = <T>(make: () => T): (() => T) => {
+      if (!this.reusablePlaceholders) return make;
+      let made: T | undefined;
+      return () => (made ??= make());
+    };
+    const distanceOf = shared(() => this.distance(latitude, longitude, node.point, params));
+    const restOf = shared(() => rest.map((part) => `(${this.where(part, params)})`));
+    const radiusOf = radii.map((radians) => shared(() => params.add(radians)));
+    // A ring reads the nearest `rows` rows of its box and its radius is tested where the ring is
+    // read, not in its WHERE: in distance order the rows within the radius come before the
+    // box's corners, so the first `rows` rows of the box hold all of the ring's first `rows`.
+    // The distance is then computed once per row, as the sort key; tested in the WHERE too,
+    // PostgreSQL computed it twice for every row kept.
     const ring = (radians: number, limit: () => string) => {
-      const { latitude, longitude } = this.geoExprs(node.field);
-      const distance = this.distance(latitude, longitude, node.point, params);
-      const where = [this.withinDistance(node.field, node.point, radians, params), ...rest.map((part) => `(${this.where(part, params)})`)].join(' AND ');
-      return `SELECT "objectId", "createdAt", "updatedAt", "data", ${distance} AS "_d" FROM ${table(className)} WHERE ${where} ORDER BY ${order} ${limit()}`;
+      const box = capBox(node.point, radians);
+      const where = [box ? this.geoBox(node.field, box, params) : `${latitude} IS NOT NULL`, ...restOf()].join(' AND ');
+      return `SELECT "objectId", "createdAt", "updatedAt", "data", ${distanceOf()} AS "_d" FROM ${table(className)} WHERE ${where} ORDER BY ${order} ${limit()}`;
     };
     const last = radii.length - 1;
     const ctes = radii.slice(0, last).map((radians, i) => `"_r${i}" AS MATERIALIZED (${ring(radians, () => `LIMIT ${rows}`)})`);
-    const firstFull = radii.slice(0, last).map((_, i) => `WHEN (SELECT count(*) FROM "_r${i}") >= ${rows} THEN ${i}`);
+    const firstFull = radii.slice(0, last).map((_, i) => `WHEN (SELECT count(*) FROM "_r${i}" WHERE "_d" <= ${radiusOf[i]!()}) >= ${rows} THEN ${i}`);
     ctes.push(`"_pick" AS MATERIALIZED (SELECT CASE ${firstFull.join(' ')} ELSE ${last} END AS "i")`);
-    const arms = radii.map((radians, i) => `SELECT * FROM (${i < last ? `SELECT * FROM "_r${i}" ${pick(i)}` : ring(radians, () => pick(i))}) AS "_a${i}"`);
+    const arms = radii.map((radians, i) => {
+      const read = i < last ? `SELECT * FROM "_r${i}" WHERE "_d" <= ${radiusOf[i]!()} ${pick(i)}` : `SELECT * FROM (${ring(radians, () => pick(i))}) AS "_l" WHERE "_d" <= ${radiusOf[i]!()}`;
+      return `SELECT * FROM (${read}) AS "_a${i}"`;
+    });
     const sql = `WITH ${ctes.join(', ')} SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} FROM (${arms.join(' UNION ALL ')}) AS "_t" ORDER BY ${order} LIMIT ${pageNumber(query.limit)} OFFSET ${pageNumber(query.skip)}`;
     // Each ring is a narrow box whatever the values, so one plan serves every run; planning the
     // rings anew would cost PostgreSQL several times what running them does.

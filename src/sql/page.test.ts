@@ -42,7 +42,51 @@ it('a nearest-first page on PostgreSQL keeps one plan; other pages are planned p
   const [rings, ...more] = postgresDialect.findStatements(table, 'Item', near);
   assert.equal(more.length, 0);
   const ringed = rings!();
-  assert.match(ringed.sql, /^WITH "_r0" AS MATERIALIZED/);
+  assert.match(ringed.sql, / FROM generate_series\(1, \d+\) AS "_k"\("k"\) CROSS JOIN LATERAL /);
   assert.equal(ringed.planOnce, true);
   assert.equal(postgresDialect.select(table, 'Item', page).planOnce, undefined);
+});
+
+function nearQuery(point: { latitude: number; longitude: number }, maxRadians: number): FindQuery {
+  const loc = { kind: 'doc', path: ['loc'] } as const;
+  return {
+    where: {
+      kind: 'and',
+      nodes: [
+        { kind: 'geoWithinDistance', field: loc, point, maxRadians, indexed: true },
+        { kind: 'acl', access: 'read', principals: ['*', 'u1'] },
+      ],
+    },
+    order: [{ field: loc, as: 'number', descending: false, distanceFrom: point }],
+    limit: 20,
+    skip: 0,
+  };
+}
+
+it('PostgreSQL plans one ring of a nearest-first page and reads it again for each radius', () => {
+  const { sql, params } = postgresDialect.select(table, 'Item', nearQuery({ latitude: 48.85, longitude: 2.35 }, 0.01));
+  const rings = Number(/generate_series\(1, (\d+)\)/.exec(sql)![1]);
+  assert.ok(rings >= 2);
+  // One index scan and one haversine, whatever the number of rings; the first full ring ends the loop.
+  assert.equal(sql.match(/ FROM "Item" /g)!.length, 1);
+  assert.equal(sql.match(/asin\(/g)!.length, 1);
+  assert.match(sql, /\) AS "_y" LIMIT 20\) AS "_t" ORDER BY "_d" ASC NULLS FIRST, \("objectId" COLLATE "C"\) ASC LIMIT 20 OFFSET 0$/);
+  // The point (latitude twice, longitude), the ACL, every cell, each ring's cell slice, box and radius.
+  assert.equal(params.length, 3 + 1 + 1 + 2 + 4 + 1);
+  const radii = params.at(-1) as string[];
+  assert.equal(radii.length, rings);
+  assert.deepEqual(radii.map(Number), [...radii.map(Number)].sort((a, b) => a - b));
+});
+
+it('across the antimeridian, PostgreSQL writes every ring out, computing the distance once per row and sharing the point and the filter', () => {
+  const { sql, params } = postgresDialect.select(table, 'Item', nearQuery({ latitude: 10, longitude: 179.999 }, 0.01));
+  const rings = sql.match(/"_r\d+" AS MATERIALIZED/g)!.length + 1;
+  assert.ok(rings >= 2);
+  // One haversine per ring (its sort key); the radius is tested on that column where the ring is read.
+  assert.equal(sql.match(/asin\(/g)!.length, rings);
+  assert.equal(sql.match(/"_d" <= \$\d+/g)!.length, 2 * rings - 1);
+  // The point (latitude twice, longitude) and the ACL are bound once; each ring binds its box
+  // (cells, two longitudes, two latitudes) and its radius.
+  assert.equal(params.filter((value) => Array.isArray(value) && value.includes('u1')).length, 1);
+  assert.equal(params.length, 3 + 1 + 6 * rings);
 });

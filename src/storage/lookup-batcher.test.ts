@@ -33,6 +33,27 @@ describe('LookupBatcher', () => {
     assert.notEqual((a as { tags: unknown }).tags, (again as { tags: unknown }).tags);
   });
 
+  it('copies nested documents, dates, buffers and a "__proto__" key for the second caller of a key', async () => {
+    const row: Row = JSON.parse('{"id": "p", "data": {"a": {"b": [1, {"c": "d"}]}, "__proto__": {"x": 1}}}') as Row;
+    row.at = new Date(0);
+    row.bytes = Buffer.from('ab');
+    const batcher = new LookupBatcher(async () => [row]);
+    const [first, second] = (await Promise.all(['p', 'p'].map((key) => batcher.lookup('one', key, () => 'many', 'id')))) as Row[];
+    assert.equal(first, row);
+    assert.equal(JSON.stringify(second!.data), JSON.stringify(row.data));
+    const data = second!.data as Record<string, { b?: unknown[]; x?: number }>;
+    assert.notEqual(data, row.data);
+    assert.notEqual(data.a!.b, (row.data as Record<string, { b: unknown[] }>).a!.b);
+    assert.notEqual(data.a!.b![1], (row.data as Record<string, { b: unknown[] }>).a!.b[1]);
+    // An own key, not the copy's prototype.
+    assert.equal(Object.getPrototypeOf(data), Object.prototype);
+    assert.deepEqual(Object.keys(data), ['a', '__proto__']);
+    assert.equal(data['__proto__']!.x, 1);
+    assert.ok(second!.at instanceof Date && second!.at !== row.at && second!.at.getTime() === 0);
+    assert.notEqual(second!.bytes, row.bytes);
+    assert.deepEqual([...(second!.bytes as Uint8Array)], [...(row.bytes as Buffer)]);
+  });
+
   it('keeps lookups of different statements apart, and later moments in statements of their own', async () => {
     const { batcher, statements } = recording();
     await Promise.all([batcher.lookup('one', 'a', () => 'many', 'id'), batcher.lookup('other', 'b', () => 'many', 'id')]);

@@ -39,11 +39,31 @@ export class LookupBatcher {
       for (const lookup of lookups) {
         const row = byKey.get(lookup.key);
         // Two requests for one key each get their own copy: a caller may change what it is given.
-        lookup.resolve(row && handedOut.has(lookup.key) ? structuredClone(row) : row);
+        lookup.resolve(row && handedOut.has(lookup.key) ? (copyValue(row) as Row) : row);
         handedOut.add(lookup.key);
       }
     } catch (error) {
       for (const lookup of lookups) lookup.reject(error);
     }
   }
+}
+
+/**
+ * A deep copy of a row. Rows hold strings, numbers, arrays and parsed JSON, which are copied
+ * here directly: concurrent requests for the same page ask for the same objects at the same
+ * moment, and structuredClone, which serializes every value, cost about seven times as much per
+ * row. Anything else (a Date, a Buffer) still goes through structuredClone.
+ */
+function copyValue(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(copyValue);
+  if (Object.getPrototypeOf(value) !== Object.prototype) return structuredClone(value);
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = copyValue((value as Record<string, unknown>)[key]);
+    // JSON.parse makes "__proto__" an own key; assigning it would set the copy's prototype.
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else copy[key] = item;
+  }
+  return copy;
 }

@@ -38,6 +38,20 @@ describe('PostgresDriver plans', () => {
     assert.ok(plans && plans.generic > 0, JSON.stringify(plans));
   });
 
+  it("keeps a generic plan for the batched lookup by ids, whatever the number of ids", async () => {
+    await driver.run('CREATE TEMP TABLE IF NOT EXISTS "plans_lookup" ("objectId" text PRIMARY KEY, "n" int)');
+    await driver.run('INSERT INTO "plans_lookup" SELECT g::text, g FROM generate_series(1, 200) g ON CONFLICT DO NOTHING');
+    const text = 'SELECT "objectId", "n" FROM "plans_lookup" WHERE "objectId" = ANY($1::text[])';
+    for (let i = 1; i <= 12; i++) {
+      const ids = Array.from({ length: i * 5 }, (_, k) => String(k + 1));
+      const rows = await driver.all(text, [ids]);
+      assert.equal(rows.length, ids.length);
+    }
+    const [plans] = await prepared(false, text);
+    // PostgreSQL's first five runs are planned for their values; every later one reuses the plan.
+    assert.deepEqual(plans, { generic: 7, custom: 5 });
+  });
+
   it('runs a statement planned per run inside a transaction unnamed', async () => {
     const text = 'SELECT $1::int + 3 AS "n"';
     const rows = await driver.transaction((tx) => tx.all(text, [1], { planPerRun: true }));
