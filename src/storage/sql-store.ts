@@ -5,7 +5,7 @@ import type { CompiledSql } from '../sql/compiler.ts';
 import { AppNamespace } from './namespace.ts';
 import { SqlSchemaStore } from './sql-schema-store.ts';
 import { SqlEventStore } from './sql-events.ts';
-import { lazyStoredObject } from './stored-row.ts';
+import { StoredRow } from './stored-row.ts';
 
 const JOIN_TABLE = '_Join';
 /**
@@ -96,7 +96,7 @@ export class SqlAppStore implements AppStore {
     for (const [i, statement] of statements.entries()) {
       const { sql, params, planOnce } = statement();
       const rows = await this.ns.driver.all(sql, params, planOnce ? undefined : VALUE_PLANNED);
-      if (rows.length >= query.limit || i === statements.length - 1) return rows.map(toStoredObject);
+      if (rows.length >= query.limit || i === statements.length - 1) return rows.map((row) => toStoredObject(row));
     }
     return [];
   }
@@ -123,7 +123,7 @@ export class SqlAppStore implements AppStore {
         );
         const row = rows[0];
         if (!row) return null;
-        const current = toStoredObject(row);
+        const current = toStoredObject(row, false);
         if (write && !current.wperm.some((principal) => write.includes(principal))) return null;
         const next = mutate(current);
         const params = d.params();
@@ -235,12 +235,20 @@ function once<T>(make: () => T): () => T {
   return () => (made ??= { value: make() }).value;
 }
 
-function toStoredObject(row: Row): StoredObject {
+/** `lazy`: the document is parsed when first read (storage/stored-row.ts); writes read it at once. */
+function toStoredObject(row: Row, lazy = true): StoredObject {
   const rperm = parsePerms(row.rperm);
   const wperm = parsePerms(row.wperm);
-  // Documents come as JSON text (the dialects select them so) and are parsed when first read.
-  if (typeof row.data === 'string') return lazyStoredObject(String(row.objectId), String(row.createdAt), String(row.updatedAt), row.data, rperm, wperm);
-  return { objectId: String(row.objectId), createdAt: String(row.createdAt), updatedAt: String(row.updatedAt), data: row.data as Record<string, unknown>, rperm, wperm };
+  const { data } = row;
+  if (typeof data === 'string' && lazy) return new StoredRow(String(row.objectId), String(row.createdAt), String(row.updatedAt), data, rperm, wperm);
+  return {
+    objectId: String(row.objectId),
+    createdAt: String(row.createdAt),
+    updatedAt: String(row.updatedAt),
+    data: typeof data === 'string' ? (JSON.parse(data) as Record<string, unknown>) : (data as Record<string, unknown>),
+    rperm,
+    wperm,
+  };
 }
 
 // Most rows of a class share a few permission lists (`["*"]` above all): parsed once, shared

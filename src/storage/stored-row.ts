@@ -1,39 +1,46 @@
 import type { StoredObject } from './port.ts';
 
-const ENCODED = Symbol('encoded data');
-
-interface Encoded {
-  [ENCODED](): string | undefined;
-}
-
 /**
- * A stored object whose document arrives as JSON text and is parsed only when something reads
- * `data`. An object sent to a client as it is stored (rest/encoded.ts) is never parsed nor
+ * A stored object read for a client, whose document arrives as JSON text and is parsed only when
+ * something reads `data`. An object sent as it is stored (rest/encoded.ts) is never parsed nor
  * encoded again: for a page of twenty small objects that is most of the work of a read.
  *
- * `data` is an own, enumerable getter, so a spread (`{ ...current, updatedAt }`) copies the parsed
- * document; reading it also retires the text, so a copy cannot be sent with its original's text.
+ * A class, not an object with a getter of its own: V8 gives such objects a shape each, which
+ * cost as much as the parse saved. `data` therefore lives on the prototype, and a spread
+ * (`{ ...object }`) does not copy it; reads hand these objects out, and writes, which build new
+ * objects from the current one, read it eagerly (storage/sql-store.ts, `update`).
  */
-export function lazyStoredObject(objectId: string, createdAt: string, updatedAt: string, text: string, rperm: readonly string[], wperm: readonly string[]): StoredObject {
-  let parsed: Readonly<Record<string, unknown>> | undefined;
-  return {
-    objectId,
-    createdAt,
-    updatedAt,
-    rperm,
-    wperm,
-    get data() {
-      return (parsed ??= JSON.parse(text) as Record<string, unknown>);
-    },
-    [ENCODED]: () => (parsed === undefined ? text : undefined),
-  } as StoredObject & Encoded;
+export class StoredRow implements StoredObject {
+  #text: string | undefined;
+  #data: Readonly<Record<string, unknown>> | undefined;
+
+  constructor(
+    readonly objectId: string,
+    readonly createdAt: string,
+    readonly updatedAt: string,
+    text: string,
+    readonly rperm: readonly string[],
+    readonly wperm: readonly string[],
+  ) {
+    this.#text = text;
+  }
+
+  get data(): Readonly<Record<string, unknown>> {
+    if (this.#data === undefined) {
+      this.#data = JSON.parse(this.#text!) as Record<string, unknown>;
+      // Whoever read the document may change it: the text no longer stands for it.
+      this.#text = undefined;
+    }
+    return this.#data;
+  }
+
+  /** The document's JSON text while nothing has read the document. */
+  encoded(): string | undefined {
+    return this.#text;
+  }
 }
 
-/**
- * The document's JSON text as storage returned it, while nothing has read the document: then it
- * is exactly what `data` would parse to. Undefined once `data` was read (it may have been copied
- * and changed) and for objects built in memory.
- */
+/** The document's JSON text as storage returned it, for an object whose document nothing has read. */
 export function encodedData(object: StoredObject): string | undefined {
-  return (object as Partial<Encoded>)[ENCODED]?.();
+  return object instanceof StoredRow ? object.encoded() : undefined;
 }
