@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { newKey, newObjectId, randomAlphanumerics } from './ids.ts';
+import { isoTimestamp, newKey, newObjectId, randomAlphanumerics } from './ids.ts';
 
 describe('ids', () => {
   it('makes objectIds of 15 alphanumerics and keys of 40', () => {
@@ -36,5 +36,11 @@ describe('ids', () => {
     // 2,000 expected per character; a bias such as byte % 62 over all 256 values (one in 8 more
     // often for the first 8 characters) would put eight counts near 2,420.
     for (const [char, count] of counts) assert.ok(count > 1750 && count < 2250, `${char} came ${count} times`);
+  });
+
+  it('formats timestamps as toISOString does, also when the same millisecond comes back', () => {
+    for (const millis of [0, 999, 1000, 1_800_000_000_000, 1_800_000_000_000, 1_800_000_000_001, 1_799_999_999_999]) {
+      assert.equal(isoTimestamp(millis), new Date(millis).toISOString());
+    }
   });
 });

@@ -53,6 +53,21 @@ function timePrefix(millis: number): string {
   return lastPrefix;
 }
 
+let lastIsoMillis = Number.NaN;
+let lastIso = '';
+
+/**
+ * `new Date(millis).toISOString()`, remembered for the last millisecond: the creates of one
+ * moment share their creation time, and formatting a date was a visible share of each create.
+ */
+export function isoTimestamp(millis: number): string {
+  if (millis !== lastIsoMillis) {
+    lastIso = new Date(millis).toISOString();
+    lastIsoMillis = millis;
+  }
+  return lastIso;
+}
+
 /**
  * ObjectIds: the creation time in milliseconds (7 characters that sort in time order), then 8
  * random alphanumerics. New rows therefore land at the end of every objectId index instead of on

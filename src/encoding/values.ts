@@ -21,20 +21,27 @@ export interface Decoded {
   readonly type: FieldType | null;
 }
 
+// The types of plain values, shared by every write (frozen: a schema copies them, never edits them).
+const STRING: FieldType = Object.freeze({ type: 'String' });
+const NUMBER: FieldType = Object.freeze({ type: 'Number' });
+const BOOLEAN: FieldType = Object.freeze({ type: 'Boolean' });
+const ARRAY: FieldType = Object.freeze({ type: 'Array' });
+const OBJECT: FieldType = Object.freeze({ type: 'Object' });
+
 export function decodeValue(value: unknown, field: string): Decoded {
   if (value === null) return { value: null, type: null };
   switch (typeof value) {
     case 'string':
-      return { value: checkString(value, field), type: { type: 'String' } };
+      return { value: checkString(value, field), type: STRING };
     case 'number':
-      return { value, type: { type: 'Number' } };
+      return { value, type: NUMBER };
     case 'boolean':
-      return { value, type: { type: 'Boolean' } };
+      return { value, type: BOOLEAN };
   }
-  if (Array.isArray(value)) return { value: value.map((item) => decodeNested(item, field, 1)), type: { type: 'Array' } };
+  if (Array.isArray(value)) return { value: value.map((item) => decodeNested(item, field, 1)), type: ARRAY };
   if (isPlainObject(value)) {
     if ('__type' in value) return decodeTyped(value, field);
-    return { value: decodeNestedObject(value, field, 1), type: { type: 'Object' } };
+    return { value: decodeNestedObject(value, field, 1), type: OBJECT };
   }
   throw Errors.incorrectType(`Field ${field} has a value of an unsupported type.`);
 }
@@ -57,12 +64,16 @@ function decodeNested(value: unknown, field: string, depth: number): unknown {
 }
 
 function decodeNestedObject(value: JsonObject, field: string, depth: number): JsonObject {
-  const entries = Object.entries(value).map(([key, item]): [string, unknown] => {
+  const decoded: JsonObject = {};
+  for (const key of Object.keys(value)) {
     if (key.includes('$') || key.includes('.')) throw Errors.invalidNestedKey(`Nested key ${JSON.stringify(key.slice(0, 80))} in ${field} must not contain "$" or ".".`);
-    return [checkString(key, field), decodeNested(item, field, depth)];
-  });
-  // fromEntries defines own properties, so a "__proto__" key stays data instead of becoming a prototype.
-  return Object.fromEntries(entries);
+    checkString(key, field);
+    const item = decodeNested(value[key], field, depth);
+    // Assigning "__proto__" would set a prototype: it is defined as data, as any other key is.
+    if (key === '__proto__') Object.defineProperty(decoded, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else decoded[key] = item;
+  }
+  return decoded;
 }
 
 // PostgreSQL's jsonb cannot hold U+0000, nor text that is not valid UTF-8 (a lone surrogate);

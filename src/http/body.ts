@@ -9,15 +9,20 @@ import { ApiError, CATALOG, Errors } from '../errors/index.ts';
  */
 export function registerJsonBody(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
-    const text = (body as string).trim();
-    if (text === '') return done(null, undefined);
-    try {
-      done(null, parseJsonBody(text));
-    } catch (error) {
-      done(error as ApiError, undefined);
-    }
-  });
+  // The same parser under the types clients send, and under '*' for any other: fastify remembers
+  // the parser it found for a Content-Type, except one found through '*', for which it parses
+  // the header again on every request.
+  for (const type of ['application/json', 'text/plain', '*']) app.addContentTypeParser(type, { parseAs: 'string' }, parseBody);
+}
+
+function parseBody(_request: FastifyRequest, body: string | Buffer, done: (error: ApiError | null, body?: unknown) => void): void {
+  const text = (body as string).trim();
+  if (text === '') return done(null, undefined);
+  try {
+    done(null, parseJsonBody(text));
+  } catch (error) {
+    done(error as ApiError, undefined);
+  }
 }
 
 // Only text that could hold one of the refused forms below is walked a second time: a

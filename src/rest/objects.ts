@@ -1,6 +1,7 @@
 import { Errors } from '../errors/index.ts';
 import { PUBLIC, type Acl } from '../encoding/acl.ts';
-import { newObjectId } from '../apps/ids.ts';
+import { isoTimestamp, newObjectId } from '../apps/ids.ts';
+import { documentJson } from '../encoding/document-json.ts';
 import { classGrant, grantAllows, grantWhere, hideProtected, type ClassGrant } from '../auth/clp.ts';
 import type { ClassSchema } from '../schema/types.ts';
 import type { StoredObject } from '../storage/port.ts';
@@ -44,8 +45,9 @@ export async function insertObject(ctx: RequestContext, className: string, plan:
   const applied = applyPlan(plan, {}, permissions);
   checkSize(ctx, applied);
   await ctx.app.schemas.ensureFields(className, plan.types, { mayCreateClass: options.mayCreateClass });
-  const now = new Date().toISOString();
-  const object = { objectId: newObjectId(), createdAt: now, updatedAt: now, data: applied.data, rperm: permissions.rperm, wperm: permissions.wperm };
+  const millis = Date.now();
+  const now = isoTimestamp(millis);
+  const object = { objectId: newObjectId(millis), createdAt: now, updatedAt: now, data: applied.data, rperm: permissions.rperm, wperm: permissions.wperm };
   try {
     await ctx.app.store.insert(className, { object, relations: applied.relations });
   } catch (error) {
@@ -141,7 +143,8 @@ export function notFound(className: string, objectId: string) {
   return Errors.objectNotFound(`Object not found: ${className} ${JSON.stringify(objectId.slice(0, 40))}.`);
 }
 
+/** The encoded text is kept for the insert that follows (encoding/document-json.ts). */
 function checkSize(ctx: RequestContext, applied: AppliedPlan): void {
-  const size = Buffer.byteLength(JSON.stringify(applied.data));
+  const size = Buffer.byteLength(documentJson(applied.data));
   if (size > ctx.limits.objectSize) throw Errors.objectTooLarge(`The object is ${size} bytes encoded; at most ${ctx.limits.objectSize} are allowed.`);
 }

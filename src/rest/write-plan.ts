@@ -19,7 +19,8 @@ export function planWrite(body: unknown): WritePlan {
   const ops = new Map<string, FieldOp>();
   const types = new Map<string, FieldType>();
   let permissions: Permissions | undefined;
-  for (const [field, value] of Object.entries(body)) {
+  for (const field of Object.keys(body)) {
+    const value = body[field];
     if (field === 'ACL') {
       permissions = value === null ? PUBLIC : decodeAcl(value);
       continue;

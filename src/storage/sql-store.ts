@@ -6,6 +6,7 @@ import { AppNamespace } from './namespace.ts';
 import { SqlSchemaStore } from './sql-schema-store.ts';
 import { SqlEventStore } from './sql-events.ts';
 import { StoredRow } from './stored-row.ts';
+import { documentJson } from '../encoding/document-json.ts';
 
 const JOIN_TABLE = '_Join';
 /**
@@ -13,6 +14,9 @@ const JOIN_TABLE = '_Join';
  * are planned for their values each time (see the PostgreSQL driver).
  */
 const VALUE_PLANNED = { planPerRun: true } as const;
+
+// Classes are made by clients too: the texts kept are bounded.
+const INSERT_SQLS_KEPT = 1000;
 
 /** The Storage port over SQL: one table per class, the fields in one JSON document column. */
 export class SqlAppStore implements AppStore {
@@ -33,34 +37,47 @@ export class SqlAppStore implements AppStore {
   private readonly compiledFinds = new WeakMap<FindQuery, { readonly className: string; readonly statements: (() => CompiledSql)[] }>();
   private readonly compiledCounts = new WeakMap<WhereNode, { readonly className: string; readonly statement: CompiledSql }>();
 
+  private readonly insertSqls = new Map<string, string>();
+
   private get dialect() {
     return this.ns.driver.dialect;
   }
 
   async insert(className: string, write: ObjectWrite): Promise<void> {
     const { object } = write;
-    const params = this.dialect.params();
-    const values = [
-      params.add(object.objectId),
-      params.add(object.createdAt),
-      params.add(object.updatedAt),
-      this.dialect.permsParam(params.add(object.rperm)),
-      this.dialect.permsParam(params.add(object.wperm)),
-      this.dialect.jsonParam(params.add(JSON.stringify(object.data))),
-    ];
-    const sql = `INSERT INTO ${this.ns.table(className)} ("objectId", "createdAt", "updatedAt", "_rperm", "_wperm", "data") VALUES (${values.join(', ')})`;
+    const sql = this.insertSql(className);
+    // In the order of the placeholders insertSql numbers.
+    const values = [object.objectId, object.createdAt, object.updatedAt, object.rperm, object.wperm, documentJson(object.data)];
     try {
       if (write.relations.length === 0) {
-        await this.ns.driver.insertRow(sql, params.values);
+        await this.ns.driver.insertRow(sql, values);
         return;
       }
       await this.ns.driver.transaction(async (tx) => {
-        await tx.run(sql, params.values);
+        await tx.run(sql, values);
         await this.applyRelations(tx, className, object.objectId, write.relations);
       });
     } catch (error) {
       throw this.translate(error);
     }
+  }
+
+  /**
+   * The text of a class's INSERT, made once: the driver finds its prepared statement by this
+   * text, and the same string object is found at once, where a text built anew must be hashed
+   * and compared in full on every create.
+   */
+  private insertSql(className: string): string {
+    let sql = this.insertSqls.get(className);
+    if (sql === undefined) {
+      const d = this.dialect;
+      const params = d.params();
+      const values = [params.add(null), params.add(null), params.add(null), d.permsParam(params.add(null)), d.permsParam(params.add(null)), d.jsonParam(params.add(null))];
+      sql = `INSERT INTO ${this.ns.table(className)} ("objectId", "createdAt", "updatedAt", "_rperm", "_wperm", "data") VALUES (${values.join(', ')})`;
+      if (this.insertSqls.size >= INSERT_SQLS_KEPT) this.insertSqls.clear();
+      this.insertSqls.set(className, sql);
+    }
+    return sql;
   }
 
   /** Unique-index failures become UniqueViolation; anything else passes through. */

@@ -9,6 +9,9 @@ pg.types.setTypeParser(20, (value) => Number(value));
 pg.types.setTypeParser(1700, (value) => Number(value));
 
 const MAX_PREPARED = 500;
+/** Multi-row INSERTs of at most this many rows are prepared, at most this many texts in all. */
+const PREPARED_ROW_COUNTS = 64;
+const MAX_PREPARED_MULTI_ROW = 200;
 /** Rows of one multi-row INSERT: well below PostgreSQL's 65,535 parameters a statement. */
 const MAX_ROWS_PER_INSERT = 500;
 
@@ -51,6 +54,8 @@ export class PostgresDriver implements SqlDriver {
    */
   private readonly planned: pg.Pool;
   private readonly names = new Map<string, string>();
+  private readonly multiRowStatements = new Map<string, { readonly name: string; readonly text: string }[]>();
+  private multiRowNames = 0;
   private readonly inserts = new TurnQueue<string, PendingInsert>((sql, rows) => this.insertAll(sql, rows));
   private readonly lookups = new LookupBatcher(async (sql, params) => (await this.pool.query<Row>(this.statement(sql, params))).rows);
 
@@ -139,10 +144,33 @@ export class PostgresDriver implements SqlDriver {
     for (let start = 0; start < rows.length; start += MAX_ROWS_PER_INSERT) void this.insertTogether(sql, rows.slice(start, start + MAX_ROWS_PER_INSERT));
   }
 
+  /**
+   * `count` rows of a single-row INSERT as a prepared statement: under a steady stream of creates
+   * the same few counts come back again and again, and PostgreSQL parses and plans each text once
+   * per connection instead of for every batch (half its work on a create). Only the counts up to
+   * PREPARED_ROW_COUNTS are kept and named, within a budget of their own, so that bursts of every
+   * size cannot crowd out the statements of reads (see statement).
+   */
+  private multiRowStatement(sql: string, perRow: number, count: number, values: unknown[]): pg.QueryConfig {
+    if (count > PREPARED_ROW_COUNTS) return { text: multiRowInsert(sql, perRow, count), values };
+    let forCounts = this.multiRowStatements.get(sql);
+    let statement = forCounts?.[count];
+    if (statement === undefined) {
+      const text = multiRowInsert(sql, perRow, count);
+      // Names are never reused: a connection keeps the text it prepared under a name.
+      if (this.multiRowNames >= MAX_PREPARED_MULTI_ROW) return { text, values };
+      statement = { name: `basalt_rows_${this.multiRowNames++}`, text };
+      if (forCounts === undefined) this.multiRowStatements.set(sql, (forCounts = []));
+      forCounts[count] = statement;
+    }
+    return { ...statement, values };
+  }
+
   private async insertTogether(sql: string, rows: readonly PendingInsert[]): Promise<void> {
     if (rows.length > 1) {
       try {
-        await this.pool.query({ text: multiRowInsert(sql, rows[0]!.params.length, rows.length), values: rows.flatMap((row) => row.params as unknown[]) });
+        const values = rows.flatMap((row) => row.params);
+        await this.pool.query(this.multiRowStatement(sql, rows[0]!.params.length, rows.length, values));
         for (const row of rows) row.resolve();
         return;
       } catch {

@@ -15,8 +15,11 @@ export class SqliteDriver implements SqlDriver {
   readonly dialect = sqliteDialect;
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Statement>();
+  /** By single-row INSERT text, then by row count (see insertRows). */
+  private readonly multiRowStatements = new Map<string, Statement[]>();
+  private multiRowPrepared = 0;
   private lock: Promise<void> | null = null;
-  private pending: { sql: string; params: readonly SqlParam[]; resolve: (changes: number) => void; reject: (error: unknown) => void }[] = [];
+  private pending: PendingWrite[] = [];
   private flushScheduled = false;
   private readonly lookups = new LookupBatcher((sql, params) => this.all(sql, params));
   private readonly control: { readonly begin: Statement; readonly commit: Statement; readonly rollback: Statement };
@@ -54,8 +57,12 @@ export class SqliteDriver implements SqlDriver {
    */
   async run(sql: string, params: readonly SqlParam[] = []): Promise<number> {
     while (this.lock) await this.lock;
+    return this.enqueue(sql, params, false);
+  }
+
+  private enqueue(sql: string, params: readonly SqlParam[], row: boolean): Promise<number> {
     return new Promise<number>((resolve, reject) => {
-      this.pending.push({ sql, params, resolve, reject });
+      this.pending.push({ sql, params, row, resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(() => this.flush());
@@ -71,9 +78,10 @@ export class SqliteDriver implements SqlDriver {
     return this.lookups.lookup(sql, key, batched, column);
   }
 
-  /** Writes of one event-loop turn already share a commit here (see run). */
+  /** Writes of one event-loop turn already share a commit here (see run); inserts also a statement (see flush). */
   async insertRow(sql: string, params: readonly SqlParam[]): Promise<void> {
-    await this.run(sql, params);
+    while (this.lock) await this.lock;
+    await this.enqueue(sql, params, true);
   }
 
   private flush(): void {
@@ -98,15 +106,29 @@ export class SqliteDriver implements SqlDriver {
     const outcomes: ({ changes: number } | { error: unknown })[] = [];
     try {
       this.control.begin.run();
-      for (const write of batch) {
-        try {
-          outcomes.push({ changes: this.runNow(write.sql, write.params) });
-        } catch (error) {
-          // A statement that fails on a constraint is undone alone and the transaction goes on
-          // (SQLite's ABORT), so no savepoint is needed around each write. An error that ends
-          // the transaction instead (I/O, a full disk) fails every write of the batch.
-          if (!this.db.inTransaction) throw error;
-          outcomes.push({ error });
+      for (let start = 0; start < batch.length; ) {
+        const end = rowsTogether(batch, start);
+        // A statement that fails on a constraint is undone alone and the transaction goes on
+        // (SQLite's ABORT), so no savepoint is needed around each write. An error that ends
+        // the transaction instead (I/O, a full disk) fails every write of the batch.
+        if (end - start > 1) {
+          try {
+            this.insertRows(batch, start, end);
+            for (; start < end; start++) outcomes.push(ONE_ROW);
+            continue;
+          } catch (error) {
+            // Nothing of it was written: each row alone below, so each caller gets its own answer.
+            if (!this.db.inTransaction) throw error;
+          }
+        }
+        for (; start < end; start++) {
+          const write = batch[start]!;
+          try {
+            outcomes.push({ changes: this.runNow(write.sql, write.params) });
+          } catch (error) {
+            if (!this.db.inTransaction) throw error;
+            outcomes.push({ error });
+          }
         }
       }
       this.control.commit.run();
@@ -167,6 +189,32 @@ export class SqliteDriver implements SqlDriver {
     return statement;
   }
 
+  /**
+   * Consecutive inserts of one text, as one multi-row INSERT: SQLite then prepares, steps and
+   * resets one statement for all of them, which costs a fifth of a row each time (a stream of
+   * creates, where every row of a commit is one).
+   */
+  private insertRows(batch: readonly PendingWrite[], start: number, end: number): void {
+    const { sql } = batch[start]!;
+    const count = end - start;
+    let forCounts = this.multiRowStatements.get(sql);
+    let statement = forCounts?.[count];
+    if (statement === undefined) {
+      statement = this.db.prepare(multiRowInsert(sql, count)) as Statement;
+      if (this.multiRowPrepared >= MULTI_ROW_STATEMENTS_KEPT) {
+        this.multiRowStatements.clear();
+        this.multiRowPrepared = 0;
+        forCounts = undefined;
+      }
+      if (forCounts === undefined) this.multiRowStatements.set(sql, (forCounts = []));
+      forCounts[count] = statement;
+      this.multiRowPrepared++;
+    }
+    const args: unknown[] = [];
+    for (let i = start; i < end; i++) for (const param of batch[i]!.params) args.push(toSqlite(param));
+    statement.run(...args);
+  }
+
   private allNow(sql: string, params: readonly SqlParam[]): Row[] {
     const statement = this.prepare(sql);
     const args = params.map(toSqlite);
@@ -184,11 +232,52 @@ export class SqliteDriver implements SqlDriver {
   }
 }
 
+interface PendingWrite {
+  readonly sql: string;
+  readonly params: readonly SqlParam[];
+  /** A single-row INSERT … VALUES (…) of Basalt's own, which may share a statement (insertRow). */
+  readonly row: boolean;
+  readonly resolve: (changes: number) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+const ONE_ROW = { changes: 1 } as const;
+/** Multi-row statements kept prepared, over all INSERT texts and row counts. */
+const MULTI_ROW_STATEMENTS_KEPT = 256;
+/** Rows of one multi-row INSERT, and its parameters: within SQLite's oldest limit of 999. */
+const MAX_ROWS_TOGETHER = 64;
+const MAX_PARAMS_TOGETHER = 999;
+
+/** The end of the run of inserts from `start` that can go as one statement (start + 1 if none). */
+function rowsTogether(batch: readonly PendingWrite[], start: number): number {
+  const first = batch[start]!;
+  if (!first.row) return start + 1;
+  const most = Math.min(MAX_ROWS_TOGETHER, Math.floor(MAX_PARAMS_TOGETHER / Math.max(1, first.params.length)));
+  let end = start + 1;
+  while (end < batch.length && end - start < most && batch[end]!.row && batch[end]!.sql === first.sql) end++;
+  return end;
+}
+
+/** `INSERT … VALUES (<row>)` with the row `count` times; `?` placeholders bind in order. */
+function multiRowInsert(sql: string, count: number): string {
+  const values = sql.lastIndexOf(' VALUES (');
+  if (values === -1 || !sql.endsWith(')')) throw new Error('multiRowInsert: not a single-row INSERT … VALUES (…)');
+  const at = values + ' VALUES '.length;
+  const row = sql.slice(at);
+  return sql.slice(0, at) + Array.from({ length: count }, () => row).join(', ');
+}
+
 function toSqlite(value: SqlParam): unknown {
   if (typeof value === 'boolean') return value ? 1 : 0;
-  if (Array.isArray(value)) return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    // The permission list of most objects: encoded once rather than for every write.
+    if (value.length === 1 && value[0] === '*') return PUBLIC_PERMS;
+    return JSON.stringify(value);
+  }
   return value;
 }
+
+const PUBLIC_PERMS = JSON.stringify(['*']);
 
 const regexps = new Map<string, RegExp>();
 function cachedRegExp(source: string): RegExp {

@@ -1,0 +1,35 @@
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteDriver } from './driver.ts';
+
+// The inserts of one turn go to SQLite as one multi-row statement; over HTTP a duplicate objectId
+// cannot be asked for, so what happens when one row of such a statement fails is checked here.
+describe('SQLite inserts of one turn', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'basalt-driver-'));
+  const driver = new SqliteDriver(join(dir, 'test.db'));
+  const insert = 'INSERT INTO "T" ("id", "n") VALUES (?, ?)';
+  const rows = async () => (await driver.all('SELECT "id", "n" FROM "T" ORDER BY "id"')).map((row) => `${String(row.id)}=${String(row.n)}`);
+  after(async () => {
+    await driver.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes every row but the one that breaks a unique index, which alone fails', async () => {
+    await driver.run('CREATE TABLE "T" ("id" TEXT PRIMARY KEY, "n" INTEGER NOT NULL)');
+    const outcomes = await Promise.allSettled(['a', 'b', 'a', 'c'].map((id, n) => driver.insertRow(insert, [id, n])));
+    assert.deepEqual(
+      outcomes.map((outcome) => outcome.status),
+      ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'],
+    );
+    assert.equal(driver.uniqueViolation((outcomes[2] as PromiseRejectedResult).reason), 'PRIMARY');
+    assert.deepEqual(await rows(), ['a=0', 'b=1', 'c=3']);
+  });
+
+  it('keeps the order of the writes of a turn around the inserts it groups', async () => {
+    await Promise.all([driver.insertRow(insert, ['d', 1]), driver.run('UPDATE "T" SET "n" = "n" + 10 WHERE "id" = ?', ['d']), driver.insertRow(insert, ['e', 2]), driver.insertRow(insert, ['f', 3])]);
+    assert.deepEqual(await rows(), ['a=0', 'b=1', 'c=3', 'd=11', 'e=2', 'f=3']);
+  });
+});
