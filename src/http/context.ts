@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Errors } from '../errors/index.ts';
 import { authenticateKey } from '../auth/credentials.ts';
-import { callerPrincipals, type UserOptions, type RequestContext } from '../rest/context.ts';
+import { callerPrincipals, type Auth, type UserOptions, type RequestContext } from '../rest/context.ts';
 import type { AppHandle } from '../apps/registry.ts';
 import type { SessionInfo } from '../auth/sessions.ts';
 import type { HttpDeps } from './deps.ts';
@@ -19,28 +19,54 @@ export async function resolveContext(deps: HttpDeps, request: FastifyRequest, sd
   const session = credentials.sessionToken ? await resolveSession(app, credentials.sessionToken) : null;
   // Roles matter to every read and write a user makes, so they are looked up once, here (cached per user).
   const roles = session ? await app.roles.principalsOf(session.userId) : [];
-  return {
-    app,
-    auth: {
-      key,
-      isMaster: key === 'master',
-      userId: session?.userId ?? null,
-      session,
-      installationId: credentials.installationId ?? null,
-      revocableSession: credentials.revocableSession ?? false,
-      principals: callerPrincipals(session?.userId ?? null, roles),
-    },
-    // Read when a use case asks: most requests need neither, and the address costs a system call.
-    get publicUrl() {
-      return publicUrl(deps, request);
-    },
-    limits: { objectSize: deps.config.objectSizeLimit },
-    get clientIp() {
-      return request.ip;
-    },
-    userOptions: userOptions(deps),
-    log: request.log,
+  const auth = {
+    key,
+    isMaster: key === 'master',
+    userId: session?.userId ?? null,
+    session,
+    installationId: credentials.installationId ?? null,
+    revocableSession: credentials.revocableSession ?? false,
+    principals: callerPrincipals(session?.userId ?? null, roles),
   };
+  return new HttpRequestContext(app, auth, deps, request);
+}
+
+/**
+ * A class rather than an object literal with getters: V8 gives every such literal a shape of its
+ * own, which costs each request more than the rest of the context.
+ */
+class HttpRequestContext implements RequestContext {
+  readonly limits: RequestContext['limits'];
+  readonly userOptions: UserOptions;
+  readonly log: RequestContext['log'];
+
+  constructor(
+    readonly app: AppHandle,
+    readonly auth: Auth,
+    private readonly deps: HttpDeps,
+    private readonly request: FastifyRequest,
+  ) {
+    this.limits = limitsOf(deps);
+    this.userOptions = userOptions(deps);
+    this.log = request.log;
+  }
+
+  // Read when a use case asks: most requests need neither, and the address costs a system call.
+  get publicUrl(): string {
+    return publicUrl(this.deps, this.request);
+  }
+
+  get clientIp(): string {
+    return this.request.ip;
+  }
+}
+
+const limitsByDeps = new WeakMap<HttpDeps, RequestContext['limits']>();
+
+function limitsOf(deps: HttpDeps): RequestContext['limits'] {
+  let limits = limitsByDeps.get(deps);
+  if (!limits) limitsByDeps.set(deps, (limits = Object.freeze({ objectSize: deps.config.objectSizeLimit })));
+  return limits;
 }
 
 /**

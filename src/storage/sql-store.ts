@@ -16,7 +16,7 @@ const JOIN_TABLE = '_Join';
 const VALUE_PLANNED = { planPerRun: true } as const;
 
 // Classes are made by clients too: the texts kept are bounded.
-const INSERT_SQLS_KEPT = 1000;
+const CLASS_SQLS_KEPT = 1000;
 
 /** The Storage port over SQL: one table per class, the fields in one JSON document column. */
 export class SqlAppStore implements AppStore {
@@ -38,6 +38,7 @@ export class SqlAppStore implements AppStore {
   private readonly compiledCounts = new WeakMap<WhereNode, { readonly className: string; readonly statement: CompiledSql }>();
 
   private readonly insertSqls = new Map<string, string>();
+  private readonly getSqls = new Map<string, { readonly single: string; readonly batched: () => string }>();
 
   private get dialect() {
     return this.ns.driver.dialect;
@@ -74,8 +75,26 @@ export class SqlAppStore implements AppStore {
       const params = d.params();
       const values = [params.add(null), params.add(null), params.add(null), d.permsParam(params.add(null)), d.permsParam(params.add(null)), d.jsonParam(params.add(null))];
       sql = `INSERT INTO ${this.ns.table(className)} ("objectId", "createdAt", "updatedAt", "_rperm", "_wperm", "data") VALUES (${values.join(', ')})`;
-      if (this.insertSqls.size >= INSERT_SQLS_KEPT) this.insertSqls.clear();
+      if (this.insertSqls.size >= CLASS_SQLS_KEPT) this.insertSqls.clear();
       this.insertSqls.set(className, sql);
+    }
+    return sql;
+  }
+
+  /**
+   * The lookup by id of a class, made once: the text is also the key the reads of one moment are
+   * gathered by, and building and hashing it anew cost every read.
+   */
+  private getSql(className: string): { readonly single: string; readonly batched: () => string } {
+    let sql = this.getSqls.get(className);
+    if (!sql) {
+      const d = this.dialect;
+      const select = `SELECT "objectId", "createdAt", "updatedAt", ${d.selectDoc()}, ${d.selectPerms('_rperm')} AS "rperm", ${d.selectPerms('_wperm')} AS "wperm" FROM ${this.ns.table(className)} WHERE `;
+      // The reads of one moment may be answered together, by the form that takes a list of ids.
+      const batched = `${select}${d.inList('"objectId"', d.placeholder(1))}`;
+      sql = { single: `${select}"objectId" = ${d.placeholder(1)}`, batched: () => batched };
+      if (this.getSqls.size >= CLASS_SQLS_KEPT) this.getSqls.clear();
+      this.getSqls.set(className, sql);
     }
     return sql;
   }
@@ -91,11 +110,8 @@ export class SqlAppStore implements AppStore {
    * checked here rather than in SQL, which on SQLite saves a json_each scan per request.
    */
   async get(className: string, objectId: string, read: Principals): Promise<StoredObject | null> {
-    const d = this.dialect;
-    const select = `SELECT "objectId", "createdAt", "updatedAt", ${d.selectDoc()}, ${d.selectPerms('_rperm')} AS "rperm", ${d.selectPerms('_wperm')} AS "wperm" FROM ${this.ns.table(className)} WHERE `;
-    // The reads of one moment may be answered together, by the form that takes a list of ids.
-    const batched = () => `${select}${d.inList('"objectId"', d.placeholder(1))}`;
-    const row = await this.ns.driver.lookupRow(`${select}"objectId" = ${d.placeholder(1)}`, objectId, batched, 'objectId');
+    const { single, batched } = this.getSql(className);
+    const row = await this.ns.driver.lookupRow(single, objectId, batched, 'objectId');
     if (!row) return null;
     const object = toStoredObject(row);
     if (read && !object.rperm.some((principal) => read.includes(principal))) return null;
