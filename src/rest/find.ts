@@ -5,6 +5,7 @@ import { innerScopeOf } from '../auth/sessions.ts';
 import { and, type WhereNode } from '../query/ast.ts';
 import { assertNotProtected, classGrant, grantAllows, grantWhere, guardInner, hideProtected, shieldOf, type ClassGrant, type QueryGuard } from '../auth/clp.ts';
 import type { ClassSchema } from '../schema/types.ts';
+import type { StoredObject } from '../storage/port.ts';
 import { ok, principals, type RequestContext, type Result } from './context.ts';
 import { parseShape, shapeResults } from './shape.ts';
 import { encodeResults, sendableAsStored } from './encoded.ts';
@@ -72,12 +73,12 @@ export async function queryClass(ctx: RequestContext, className: string, params:
   const { find, count: countWhere } = statements;
   if (withCount) await takeCountQuery(ctx);
   if (limit > 0 || withCount) await noteScan(ctx, className, schema, parsed.where, order);
-  const run = () =>
-    Promise.all([
-      find ? ctx.app.store.find(className, find) : Promise.resolve([]),
-      countWhere ? ctx.app.store.count(className, countWhere) : Promise.resolve(undefined),
-    ]);
-  const [objects, count] = parsed.regex ? await withRegexSlot(ctx, run) : await run();
+  const run = async (): Promise<{ objects: StoredObject[]; count?: number }> => {
+    if (find && countWhere) return ctx.app.store.findWithCount(className, find, countWhere);
+    if (countWhere) return { objects: [], count: await ctx.app.store.count(className, countWhere) };
+    return { objects: find ? await ctx.app.store.find(className, find) : [] };
+  };
+  const { objects, count } = parsed.regex ? await withRegexSlot(ctx, run) : await run();
   if (sendableAsStored(ctx, schema, shape)) return ok(encodeResults(ctx, schema, objects, count));
   const results = await shapeResults(ctx, schema, objects, shape);
   hideProtected(ctx.auth, schema, objects, results);

@@ -510,11 +510,26 @@ export abstract class SqlCompiler {
     return this.literalLimit ? pageNumber(limit) : params.add(limit);
   }
 
+  /**
+   * A page and the count of `countWhere` (the find's where, or another where a count permission
+   * limited to user fields gives) in one statement: the count is an uncorrelated scalar subquery,
+   * which both databases evaluate once, and every row of the page carries it as `"_n"`. A page of
+   * no rows carries no count, so the caller counts alone then (limit 0, or a skip past the end).
+   * Null where the page is not one plain statement (a nearest-first page, an `$inQuery` page):
+   * those are planned once, and a count must be planned for its values (see sql-store.ts).
+   */
+  countedSelect(table: (className: string) => string, className: string, query: FindQuery, countWhere: WhereNode): CompiledSql | null {
+    if (nearestRings(query) || this.inQueryPage(table, className, query)) return null;
+    return this.plainSelect(table, className, query, false, countWhere);
+  }
+
   /** `literalPage`: LIMIT and OFFSET written as numbers (see ringSelect). */
-  private plainSelect(table: (className: string) => string, className: string, query: FindQuery, literalPage: boolean): CompiledSql {
+  private plainSelect(table: (className: string) => string, className: string, query: FindQuery, literalPage: boolean, countWhere?: WhereNode): CompiledSql {
     const params = this.params(table);
+    // Parameters are added in text order: SQLite numbers "?" by position.
+    const counted = countWhere ? `, (SELECT count(*) FROM ${table(className)} WHERE ${this.where(countWhere, params)}) AS "_n"` : '';
     const where = this.where(query.where, params);
-    let sql = `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} FROM ${table(className)} WHERE ${where} ORDER BY ${this.orderBy(query.order, params)}`;
+    let sql = `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()}${counted} FROM ${table(className)} WHERE ${where} ORDER BY ${this.orderBy(query.order, params)}`;
     sql += literalPage ? ` LIMIT ${pageNumber(query.limit)} OFFSET ${pageNumber(query.skip)}` : ` LIMIT ${this.limit(query.limit, params)} OFFSET ${params.add(query.skip)}`;
     return { sql, params: params.values };
   }

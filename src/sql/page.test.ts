@@ -90,3 +90,20 @@ it('across the antimeridian, PostgreSQL writes every ring out, computing the dis
   assert.equal(params.filter((value) => Array.isArray(value) && value.includes('u1')).length, 1);
   assert.equal(params.length, 3 + 1 + 6 * rings);
 });
+
+it('a page with its count is one statement, the count a scalar subquery bound first; not for a nearest-first page', () => {
+  const countWhere = { kind: 'acl', access: 'read', principals: ['u1'] } as const;
+  const sqlite = sqliteDialect.countedSelect(table, 'Item', page, countWhere)!;
+  assert.match(sqlite.sql, /^SELECT "objectId", "createdAt", "updatedAt", json\("data"\) AS "data", \(SELECT count\(\*\) FROM "Item" WHERE .+\) AS "_n" FROM "Item" WHERE .+ LIMIT 20 OFFSET \?$/);
+  // SQLite numbers "?" by position: the count's principal comes before the page's values.
+  assert.deepEqual(sqlite.params, ['["u1"]', 'u1', 10, 40]);
+  const postgres = postgresDialect.countedSelect(table, 'Item', page, countWhere)!;
+  assert.match(postgres.sql, /^SELECT "objectId", "createdAt", "updatedAt", "data"::text AS "data", \(SELECT count\(\*\) FROM "Item" WHERE "_rperm" && \$1::text\[\]\) AS "_n" FROM "Item" WHERE .+ LIMIT \$3 OFFSET \$4$/);
+  assert.deepEqual(postgres.params, [['u1'], 10, 20, 40]);
+  // Planned for its values, as the count alone is.
+  assert.equal(postgres.planOnce, undefined);
+  const loc = { kind: 'doc', path: ['loc'] } as const;
+  const point = { latitude: 48.85, longitude: 2.35 };
+  const near: FindQuery = { where: { kind: 'geoWithinDistance', field: loc, point, maxRadians: 0.01, indexed: true }, order: [{ field: loc, as: 'number', descending: false, distanceFrom: point }], limit: 20, skip: 0 };
+  assert.equal(postgresDialect.countedSelect(table, 'Item', near, countWhere), null);
+});

@@ -31,6 +31,8 @@ export interface AppStore {
   get(className: string, objectId: string, read: Principals): Promise<StoredObject | null>;
   find(className: string, query: FindQuery): Promise<StoredObject[]>;
   count(className: string, where: WhereNode): Promise<number>;
+  /** `find` and `count` together, as one statement where the backend can (see sql-store.ts). */
+  findWithCount(className: string, query: FindQuery, countWhere: WhereNode): Promise<{ objects: StoredObject[]; count: number }>;
   /** Reads the object under a write lock, lets `mutate` compute the new state, stores it. */
   update(className: string, objectId: string, write: Principals, mutate: (current: StoredObject) => ObjectWrite): Promise<StoredObject | null>;
   /** Deletes the object if these principals may write it and it matches `where` (when given). */

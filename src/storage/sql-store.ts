@@ -36,6 +36,7 @@ export class SqlAppStore implements AppStore {
    */
   private readonly compiledFinds = new WeakMap<FindQuery, { readonly className: string; readonly statements: (() => CompiledSql)[] }>();
   private readonly compiledCounts = new WeakMap<WhereNode, { readonly className: string; readonly statement: CompiledSql }>();
+  private readonly compiledCounted = new WeakMap<FindQuery, { readonly className: string; readonly countWhere: WhereNode; readonly statement: CompiledSql | null }>();
 
   private readonly insertSqls = new Map<string, string>();
   private readonly getSqls = new Map<string, { readonly single: string; readonly batched: () => string }>();
@@ -143,6 +144,29 @@ export class SqlAppStore implements AppStore {
     const { sql, params } = compiled.statement;
     const rows = await this.ns.driver.all(sql, params, VALUE_PLANNED);
     return Number(rows[0]?.n ?? 0);
+  }
+
+  /**
+   * A page and its count in one statement where the page is a plain one (sql/compiler.ts,
+   * `countedSelect`): on PostgreSQL each statement is a round trip and a little work of its own
+   * (parse, bind, a command to start and end), which at the size of a page cost as much as the
+   * count itself. An empty page carries no count, so the count then runs alone. Both parts
+   * depend on their values, so the statement is planned per run like each of them.
+   */
+  async findWithCount(className: string, query: FindQuery, countWhere: WhereNode): Promise<{ objects: StoredObject[]; count: number }> {
+    let compiled = this.compiledCounted.get(query);
+    if (compiled?.className !== className || compiled.countWhere !== countWhere) {
+      compiled = { className, countWhere, statement: this.dialect.countedSelect(this.tables, className, query, countWhere) };
+      this.compiledCounted.set(query, compiled);
+    }
+    const { statement } = compiled;
+    if (!statement) {
+      const [objects, count] = await Promise.all([this.find(className, query), this.count(className, countWhere)]);
+      return { objects, count };
+    }
+    const rows = await this.ns.driver.all(statement.sql, statement.params, VALUE_PLANNED);
+    if (rows.length === 0) return { objects: [], count: await this.count(className, countWhere) };
+    return { objects: rows.map((row) => toStoredObject(row)), count: Number(rows[0]!._n) };
   }
 
   async update(className: string, objectId: string, write: Principals, mutate: (current: StoredObject) => ObjectWrite): Promise<StoredObject | null> {

@@ -191,6 +191,28 @@ eachBackend('class-level permissions', (target) => {
     assert.equal((await app.get(`/1/classes/${cls}/${id}`, optionsOf('bob'))).body.title, 'mine');
   });
 
+  it('a page and its count read together keep their own grants: find for the results, count for the count', async () => {
+    const { alice, bob } = users;
+    // find open to all, count limited to the owner; and the reverse.
+    const countMine = await defineClass({ owner: { type: 'Pointer', targetClass: '_User' }, n: { type: 'Number' } }, { ...PUBLIC_CLP, count: { pointerFields: ['owner'] } });
+    const findMine = await defineClass({ owner: { type: 'Pointer', targetClass: '_User' }, n: { type: 'Number' } }, { ...PUBLIC_CLP, find: { pointerFields: ['owner'] } });
+    for (const cls of [countMine, findMine]) {
+      for (const [n, owner] of [[1, alice], [2, bob], [3, alice], [4, bob], [5, bob]] as const) await create(cls, { n, owner: userPointer(owner.objectId) });
+    }
+    const page = async (cls: string, query: Record<string, unknown>) => {
+      const found = await app.get(`/1/classes/${cls}`, { ...optionsOf('alice'), query: { order: 'n', count: 1, ...query } });
+      assert.equal(found.status, 200, found.text);
+      return { ns: (found.body.results as { n: number }[]).map((object) => object.n), count: found.body.count as number };
+    };
+    assert.deepEqual(await page(countMine, { limit: 2 }), { ns: [1, 2], count: 2 });
+    assert.deepEqual(await page(countMine, { limit: 2, skip: 10 }), { ns: [], count: 2 });
+    assert.deepEqual(await page(countMine, { limit: 0 }), { ns: [], count: 2 });
+    assert.deepEqual(await page(countMine, { where: JSON.stringify({ n: { $gte: 2 } }), limit: 1 }), { ns: [2], count: 1 });
+    assert.deepEqual(await page(findMine, { limit: 1 }), { ns: [1], count: 5 });
+    assert.deepEqual(await page(findMine, { limit: 5, skip: 2 }), { ns: [], count: 5 });
+    assert.deepEqual(await page(findMine, { where: JSON.stringify({ n: { $gte: 2 } }) }), { ns: [3], count: 4 });
+  });
+
   it('protectedFields hide fields per audience: the most open audience the caller belongs to wins', async () => {
     const { alice, bob } = users;
     const hidden = { '*': ['email', 'phone', 'owner'], authenticated: ['phone', 'owner'], [`role:${role}`]: [], 'userField:owner': ['owner'], [bob.objectId]: ['email', 'owner'] };

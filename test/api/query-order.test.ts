@@ -71,6 +71,8 @@ const CASES: QueryCase[] = [
   { title: 'count with limit 0: only the count', where: { active: true }, limit: 0, count: true, expect: [], expectCount: 5 },
   { title: 'count with a limit: results and the count of all', where: { active: true }, order: 'name', limit: 2, count: true, expect: ['alpha', 'charlie'], expectCount: 5 },
   { title: 'count ignores skip', where: { active: true }, order: 'name', skip: 4, count: true, expect: ['india'], expectCount: 5 },
+  { title: 'count with a skip past the last result', where: { active: true }, order: 'name', skip: 9, count: true, expect: [], expectCount: 5 },
+  { title: 'count with a skip past the end and limit 0', where: { active: true }, skip: 9, limit: 0, count: true, expect: [], expectCount: 5 },
   { title: 'count of every object', count: true, limit: 0, expect: [], expectCount: 12 },
   { title: 'count of nothing', where: { score: { $gt: 1000 } }, count: true, expect: [], expectCount: 0 },
 
