@@ -76,6 +76,8 @@ eachBackend('http edge', (target) => {
     }
     const anonymous = await http(`${target.url}/health`, 'GET');
     assert.equal(anonymous.headers.get('access-control-allow-origin'), '*');
+    // Only browsers read exposed headers, and their cross-origin requests all carry Origin.
+    assert.equal(anonymous.headers.get('access-control-expose-headers'), null);
   });
 
   it('gives every response its own X-Request-Id, and never echoes the client\'s', async () => {
