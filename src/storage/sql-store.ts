@@ -15,7 +15,7 @@ const JOIN_TABLE = '_Join';
  */
 const VALUE_PLANNED = { planPerRun: true } as const;
 
-// Classes are made by clients too: the texts kept are bounded.
+/** Classes whose INSERT and lookup texts are kept (madeOnce). */
 const CLASS_SQLS_KEPT = 1000;
 
 /** The Storage port over SQL: one table per class, the fields in one JSON document column. */
@@ -39,7 +39,7 @@ export class SqlAppStore implements AppStore {
   private readonly compiledCounted = new WeakMap<FindQuery, { readonly className: string; readonly countWhere: WhereNode; readonly statement: CompiledSql | null }>();
 
   private readonly insertSqls = new Map<string, string>();
-  private readonly getSqls = new Map<string, { readonly single: string; readonly batched: () => string }>();
+  private readonly getSqls = new Map<string, LookupSql>();
 
   private get dialect() {
     return this.ns.driver.dialect;
@@ -70,34 +70,26 @@ export class SqlAppStore implements AppStore {
    * and compared in full on every create.
    */
   private insertSql(className: string): string {
-    let sql = this.insertSqls.get(className);
-    if (sql === undefined) {
+    return madeOnce(this.insertSqls, className, () => {
       const d = this.dialect;
       const params = d.params();
       const values = [params.add(null), params.add(null), params.add(null), d.permsParam(params.add(null)), d.permsParam(params.add(null)), d.jsonParam(params.add(null))];
-      sql = `INSERT INTO ${this.ns.table(className)} ("objectId", "createdAt", "updatedAt", "_rperm", "_wperm", "data") VALUES (${values.join(', ')})`;
-      if (this.insertSqls.size >= CLASS_SQLS_KEPT) this.insertSqls.clear();
-      this.insertSqls.set(className, sql);
-    }
-    return sql;
+      return `INSERT INTO ${this.ns.table(className)} ("objectId", "createdAt", "updatedAt", "_rperm", "_wperm", "data") VALUES (${values.join(', ')})`;
+    });
   }
 
   /**
    * The lookup by id of a class, made once: the text is also the key the reads of one moment are
    * gathered by, and building and hashing it anew cost every read.
    */
-  private getSql(className: string): { readonly single: string; readonly batched: () => string } {
-    let sql = this.getSqls.get(className);
-    if (!sql) {
+  private getSql(className: string): LookupSql {
+    return madeOnce(this.getSqls, className, () => {
       const d = this.dialect;
       const select = `SELECT "objectId", "createdAt", "updatedAt", ${d.selectDoc()}, ${d.selectPerms('_rperm')} AS "rperm", ${d.selectPerms('_wperm')} AS "wperm" FROM ${this.ns.table(className)} WHERE `;
       // The reads of one moment may be answered together, by the form that takes a list of ids.
       const batched = `${select}${d.inList('"objectId"', d.placeholder(1))}`;
-      sql = { single: `${select}"objectId" = ${d.placeholder(1)}`, batched: () => batched };
-      if (this.getSqls.size >= CLASS_SQLS_KEPT) this.getSqls.clear();
-      this.getSqls.set(className, sql);
-    }
-    return sql;
+      return { single: `${select}"objectId" = ${d.placeholder(1)}`, batched: () => batched };
+    });
   }
 
   /** Unique-index failures become UniqueViolation; anything else passes through. */
@@ -284,6 +276,22 @@ export class SqlAppStore implements AppStore {
       }
     }
   }
+}
+
+interface LookupSql {
+  readonly single: string;
+  readonly batched: () => string;
+}
+
+/** The text kept for a class, made on first use; clients make classes too, so the cache is bounded. */
+function madeOnce<T>(cache: Map<string, T>, className: string, make: () => T): T {
+  let made = cache.get(className);
+  if (made === undefined) {
+    made = make();
+    if (cache.size >= CLASS_SQLS_KEPT) cache.clear();
+    cache.set(className, made);
+  }
+  return made;
 }
 
 /** `make`, called at most once. */

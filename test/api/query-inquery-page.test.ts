@@ -2,8 +2,8 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { expectIndexScanned } from '../helpers/index-scans.ts';
 import { eachBackend } from '../helpers/each-backend.ts';
-import { newApp, unique, type AppClient, type RequestOptions } from '../helpers/client.ts';
-import { as, signUp, type TestUser } from '../helpers/users.ts';
+import { unique, type AppClient, type RequestOptions } from '../helpers/client.ts';
+import { as, newUserApp, signUp, type TestUser } from '../helpers/users.ts';
 
 /**
  * `$inQuery` on a Pointer field that leads an index, with no `order`: the page is merged from one
@@ -49,7 +49,7 @@ eachBackend('$inQuery pages through the pointer index', (target) => {
   }
 
   before(async () => {
-    app = await newApp(target, { rateLimits: { authRequestsPerMinute: 0 } });
+    app = await newUserApp(target);
     reader = await signUp(app);
     const only = { [reader.objectId]: { read: true, write: true } };
     const pointer = { type: 'Pointer', targetClass: classes.owner };

@@ -2,10 +2,10 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { newApp, unique, type AppClient } from '../helpers/client.ts';
+import { unique, type AppClient } from '../helpers/client.ts';
 import { postgresApp, sqliteApp } from '../helpers/app-database.ts';
 import { targets } from '../helpers/targets.ts';
-import { as, signUp, type TestUser } from '../helpers/users.ts';
+import { as, newUserApp, signUp, type TestUser } from '../helpers/users.ts';
 
 /**
  * How the databases run a query under the caller's read permission (docs/architecture.md, "Query
@@ -96,7 +96,7 @@ describe('read permission in PostgreSQL plans', () => {
 
   before(async () => {
     assert.ok(postgres, 'a PostgreSQL server under test');
-    app = await newApp(postgres, { rateLimits: { authRequestsPerMinute: 0 } });
+    app = await newUserApp(postgres);
     user = await signUp(app);
   });
 
@@ -214,7 +214,7 @@ describe('read permission on SQLite', () => {
 
   before(async () => {
     assert.ok(sqlite, 'a SQLite server under test');
-    app = await newApp(sqlite, { rateLimits: { authRequestsPerMinute: 0 } });
+    app = await newUserApp(sqlite);
   });
 
   it('a count of a range that an index serves is answered from the index alone', async () => {

@@ -6,7 +6,7 @@ import { postgresApp } from '../helpers/app-database.ts';
 import { eachBackend } from '../helpers/each-backend.ts';
 import { expectIndexScanned } from '../helpers/index-scans.ts';
 import { targets } from '../helpers/targets.ts';
-import { as, signUp, type TestUser } from '../helpers/users.ts';
+import { as, newUserApp, signUp, type TestUser } from '../helpers/users.ts';
 
 /**
  * Schema indexes over columns that keep a field's reading (docs/architecture.md, "Indexed fields
@@ -41,7 +41,7 @@ describe('stored columns on PostgreSQL', () => {
 
   before(async () => {
     assert.ok(postgres, 'a PostgreSQL server under test');
-    app = await newApp(postgres, { rateLimits: { authRequestsPerMinute: 0 } });
+    app = await newUserApp(postgres);
     user = await signUp(app);
   });
 

@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { SqlDriver, SqlExecutor, SqlParam, Row, StatementOptions } from '../driver.ts';
 import { postgresDialect } from '../../sql/postgres/dialect.ts';
 import { LookupBatcher } from '../lookup-batcher.ts';
+import { multiRowInsert } from '../multi-row.ts';
 import { TurnQueue } from '../turn-queue.ts';
 
 // int8 (counts) and numeric come back as JS numbers rather than strings.
@@ -19,20 +20,6 @@ interface PendingInsert {
   readonly params: readonly SqlParam[];
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
-}
-
-/**
- * `INSERT … VALUES (<row>)` with `count` rows: the row's placeholders $1…$n are numbered on for
- * each further row. Only Basalt's own single-row inserts come here; their values are all bound
- * parameters, so a `$` inside the row is always a placeholder.
- */
-export function multiRowInsert(sql: string, perRow: number, count: number): string {
-  const at = sql.lastIndexOf(' VALUES (');
-  if (at === -1 || !sql.endsWith(')')) throw new Error('multiRowInsert: not a single-row INSERT … VALUES (…)');
-  const head = sql.slice(0, at + ' VALUES '.length);
-  const row = sql.slice(at + ' VALUES '.length);
-  const rows = Array.from({ length: count }, (_, k) => (k === 0 ? row : row.replace(/\$(\d+)/g, (_match, n: string) => `$${Number(n) + k * perRow}`)));
-  return head + rows.join(', ');
 }
 
 /**
@@ -152,11 +139,11 @@ export class PostgresDriver implements SqlDriver {
    * size cannot crowd out the statements of reads (see statement).
    */
   private multiRowStatement(sql: string, perRow: number, count: number, values: unknown[]): pg.QueryConfig {
-    if (count > PREPARED_ROW_COUNTS) return { text: multiRowInsert(sql, perRow, count), values };
+    if (count > PREPARED_ROW_COUNTS) return { text: multiRowInsert(sql, count, perRow), values };
     let forCounts = this.multiRowStatements.get(sql);
     let statement = forCounts?.[count];
     if (statement === undefined) {
-      const text = multiRowInsert(sql, perRow, count);
+      const text = multiRowInsert(sql, count, perRow);
       // Names are never reused: a connection keeps the text it prepared under a name.
       if (this.multiRowNames >= MAX_PREPARED_MULTI_ROW) return { text, values };
       statement = { name: `basalt_rows_${this.multiRowNames++}`, text };

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import type { SqlDriver, SqlExecutor, SqlParam, Row } from '../driver.ts';
 import { sqliteDialect } from '../../sql/sqlite/dialect.ts';
 import { LookupBatcher } from '../lookup-batcher.ts';
+import { multiRowInsert } from '../multi-row.ts';
 import { pointInPolygon, textMatch, textWords } from '../../sql/sqlite/functions.ts';
 
 type Statement = Database.Statement<unknown[], Row>;
@@ -256,15 +257,6 @@ function rowsTogether(batch: readonly PendingWrite[], start: number): number {
   let end = start + 1;
   while (end < batch.length && end - start < most && batch[end]!.row && batch[end]!.sql === first.sql) end++;
   return end;
-}
-
-/** `INSERT … VALUES (<row>)` with the row `count` times; `?` placeholders bind in order. */
-function multiRowInsert(sql: string, count: number): string {
-  const values = sql.lastIndexOf(' VALUES (');
-  if (values === -1 || !sql.endsWith(')')) throw new Error('multiRowInsert: not a single-row INSERT … VALUES (…)');
-  const at = values + ' VALUES '.length;
-  const row = sql.slice(at);
-  return sql.slice(0, at) + Array.from({ length: count }, () => row).join(', ');
 }
 
 function toSqlite(value: SqlParam): unknown {
