@@ -21,6 +21,11 @@ export type FieldRef =
 export interface StoredReading {
   readonly column: string;
   readonly as: ValueKind;
+  /**
+   * The indexes over the column also carry whether "*" may read the row: a query bounded by
+   * the column may test that instead of the permission list (sql/compiler.ts).
+   */
+  readonly publicColumn?: true;
 }
 
 /** How a value is compared: the SQL type the field is read as. */

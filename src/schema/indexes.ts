@@ -1,4 +1,4 @@
-import type { ClassSchema, IndexSpec, StoredIndexes } from './types.ts';
+import type { ClassSchema, IndexSpec } from './types.ts';
 import type { StoredReading, ValueKind } from '../query/ast.ts';
 
 /**
@@ -30,17 +30,18 @@ export function textIndexNames(indexes: IndexSpec): string[] {
  * storage/sql-schema-store.ts). While such a column exists it always equals its expression, so a
  * query may read either; it reads the column, which the index holds.
  */
-const storedByIndexes = new WeakMap<StoredIndexes, ReadonlyMap<string, StoredReading>>();
+const storedBySchema = new WeakMap<ClassSchema, ReadonlyMap<string, StoredReading>>();
 
 /** The column keeping `path` read as `as`, if an index of the class made one. */
 export function storedReading(schema: ClassSchema | null, path: readonly string[], as: ValueKind | 'json'): StoredReading | null {
   const stored = schema?.storedIndexes;
   if (!stored || as === 'json') return null;
-  let byPath = storedByIndexes.get(stored);
+  let byPath = storedBySchema.get(schema);
   if (!byPath) {
     const map = new Map<string, StoredReading>();
-    for (const columns of Object.values(stored)) for (const { path: at, as: kind, column } of columns) map.set(readingKey(at, kind), { column, as: kind });
-    storedByIndexes.set(stored, (byPath = map));
+    const publicColumn = schema.publicColumn ? { publicColumn: true as const } : {};
+    for (const columns of Object.values(stored)) for (const { path: at, as: kind, column } of columns) map.set(readingKey(at, kind), { column, as: kind, ...publicColumn });
+    storedBySchema.set(schema, (byPath = map));
   }
   return byPath.get(readingKey(path, as)) ?? null;
 }

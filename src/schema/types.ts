@@ -24,6 +24,11 @@ export interface ClassSchema {
    * fields' readings beside the document, and those columns (schema/indexes.ts).
    */
   readonly storedIndexes?: StoredIndexes;
+  /**
+   * Storage's own record: the class table keeps whether "*" may read each row in a column of its
+   * own, carried by every index over stored columns (storage/sql-schema-store.ts).
+   */
+  readonly publicColumn?: true;
 }
 
 /** index name → the readings (path and kind, as query/fields.ts reads them) its columns hold */

@@ -1,6 +1,6 @@
 import type { ElementOf, FieldRef, FindQuery, LatLng, OrderKey, RegexPattern, SubQuery, TextIndexRef, ValueKind, WhereNode } from '../query/ast.ts';
 import { and } from '../query/ast.ts';
-import { Params, ident, safeKey } from './params.ts';
+import { Params, PUBLIC_COLUMN, ident, safeKey } from './params.ts';
 import { prefixUpperBound } from '../query/regex.ts';
 import type { SqlParam } from '../storage/driver.ts';
 import { capBox, cellsOf, nearestRings, polygonBox, CELLS_PER_DEGREE, type Box, type RingSearch } from './geo.ts';
@@ -15,6 +15,23 @@ const MAX_RING_PARAMS = 30_000;
 export const MAX_PAGE_ARMS = 32;
 
 /** A page number written into SQL text: a whole number, checked again here. */
+/**
+ * The node, or a conjunction within it, bounds the rows read to a range of an index over a stored
+ * column that carries PUBLIC_COLUMN.
+ */
+function readsStoredRange(node: WhereNode): boolean {
+  switch (node.kind) {
+    case 'and':
+      return node.nodes.some(readsStoredRange);
+    case 'compare':
+      return node.op !== 'ne' && node.field.kind === 'doc' && node.field.stored?.publicColumn === true && node.field.stored.as === node.as;
+    case 'in':
+      return node.field.kind === 'doc' && node.field.stored?.publicColumn === true && node.field.stored.as === node.as;
+    default:
+      return false;
+  }
+}
+
 export function pageNumber(n: number): string {
   if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a page number: ${n}`);
   return String(n);
@@ -120,6 +137,11 @@ export abstract class SqlCompiler {
   }
   /** Follows the column list of a schema index over stored columns: the read permission list. */
   readonly storedIndexInclude: string = '';
+  /**
+   * The definition of the column telling whether "*" may read the row (PUBLIC_COLUMN), which a
+   * class table gets with its first stored column; null where there are none.
+   */
+  readonly publicColumn: string | null = null;
   /** Run outside any transaction once stored columns were added to `table`, or null. */
   afterRewriteSql(_table: string): string | null {
     return null;
@@ -198,7 +220,7 @@ export abstract class SqlCompiler {
       case 'const':
         return node.value ? '1=1' : '1=0';
       case 'and':
-        return this.join(node.nodes, 'AND', params);
+        return this.conjunction(node.nodes, params);
       case 'or':
         return this.join(node.nodes, 'OR', params);
       case 'not':
@@ -363,10 +385,30 @@ export abstract class SqlCompiler {
    * 1000 deep, so a `$in` of a thousand values would fail there. Long lists are grouped in halves,
    * which keeps the depth logarithmic; parameters stay in text order.
    */
-  private join(nodes: readonly WhereNode[], op: 'AND' | 'OR', params: Params): string {
-    if (nodes.length <= 64) return nodes.map((child) => `(${this.where(child, params)})`).join(` ${op} `);
+  private join(nodes: readonly WhereNode[], op: 'AND' | 'OR', params: Params, compile = (node: WhereNode) => this.where(node, params)): string {
+    if (nodes.length <= 64) return nodes.map((child) => `(${compile(child)})`).join(` ${op} `);
     const half = Math.ceil(nodes.length / 2);
-    return `(${this.join(nodes.slice(0, half), op, params)}) ${op} (${this.join(nodes.slice(half), op, params)})`;
+    return `(${this.join(nodes.slice(0, half), op, params, compile)}) ${op} (${this.join(nodes.slice(half), op, params, compile)})`;
+  }
+
+  /**
+   * Where the conjunction reads a range of a schema index over stored columns, which carries
+   * PUBLIC_COLUMN, the caller's read permission tests "*" on that column (a boolean in the index
+   * entry) and the caller's other principals on the list: a count over a thousand entries spends
+   * a tenth of the time. Elsewhere the test stays `&&` alone, which the permission list's GIN
+   * index serves: an anonymous query on a class of mostly private rows then reads only the public
+   * ones, where the column would have it walk the whole table; the bounded range leaves nothing
+   * of that risk.
+   */
+  private conjunction(nodes: readonly WhereNode[], params: Params): string {
+    const readAcl = nodes.find((node): node is Extract<WhereNode, { kind: 'acl' }> => node.kind === 'acl' && node.access === 'read' && node.principals.includes('*'));
+    if (!readAcl || !nodes.some(readsStoredRange)) return this.join(nodes, 'AND', params);
+    return this.join(nodes, 'AND', params, (node) => {
+      if (node !== readAcl) return this.where(node, params);
+      const others = readAcl.principals.filter((principal) => principal !== '*');
+      const isPublic = ident(PUBLIC_COLUMN);
+      return others.length ? `${isPublic} OR ${this.acl('_rperm', others, params)}` : isPublic;
+    });
   }
 
   /** `$ne` also matches objects where the field is missing, as Parse clients expect. */

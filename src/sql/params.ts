@@ -18,6 +18,12 @@ export class Params {
   }
 }
 
+/**
+ * The column of a class table (PostgreSQL, with schema indexes over stored columns) that tells
+ * whether "*" may read the row: always equal to `"_rperm" && '{*}'`, and carried by the indexes.
+ */
+export const PUBLIC_COLUMN = '_public';
+
 /** Quotes an identifier. Callers pass only names already validated by the schema layer. */
 export function ident(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;

@@ -4,7 +4,7 @@ import type { SqlExecutor } from './driver.ts';
 import { createHash } from 'node:crypto';
 import type { ClassSchema, StoredColumn, StoredIndexes } from '../schema/types.ts';
 import type { AppNamespace } from './namespace.ts';
-import { ident, schemaIndexName } from '../sql/params.ts';
+import { ident, PUBLIC_COLUMN, schemaIndexName } from '../sql/params.ts';
 import { textIndexNames } from '../schema/indexes.ts';
 
 export const SCHEMA_TABLE = '_SCHEMA';
@@ -19,6 +19,8 @@ const TIE_BREAK = '"objectId"';
 /** The stored columns of the class as the schema change's steps leave them, and whether one was added. */
 interface StoredState {
   stored: StoredIndexes;
+  /** The class table has the column telling whether "*" may read a row, and every stored index carries it. */
+  publicColumn: boolean;
   added: boolean;
 }
 
@@ -39,9 +41,10 @@ function columnNames(stored: StoredIndexes): Set<string> {
 }
 
 /** The schema as stored: the record of stored columns only when there is one. */
-function withStoredIndexes(schema: ClassSchema, stored: StoredIndexes): ClassSchema {
-  const { storedIndexes: _previous, ...rest } = schema;
-  return Object.keys(stored).length ? { ...rest, storedIndexes: stored } : rest;
+function withStoredIndexes(schema: ClassSchema, { stored, publicColumn }: StoredState): ClassSchema {
+  const { storedIndexes: _stored, publicColumn: _public, ...rest } = schema;
+  const withStored = Object.keys(stored).length ? { ...rest, storedIndexes: stored } : rest;
+  return publicColumn ? { ...withStored, publicColumn: true } : withStored;
 }
 
 /** Class schemas in the app's `_SCHEMA` table, and the DDL that goes with changing them. */
@@ -69,9 +72,9 @@ export class SqlSchemaStore implements SchemaStore {
       const next = change(current);
       if (!next || next === current) return { saved: current, rewritten: false };
       if (!current) await this.createClassTable(tx, className);
-      const columns = { stored: current?.storedIndexes ?? {}, added: false };
+      const columns = { stored: current?.storedIndexes ?? {}, publicColumn: current?.publicColumn === true, added: false };
       for (const step of ddl(current, next)) await this.runStep(tx, className, step, next, columns);
-      const saved = withStoredIndexes(next, columns.stored);
+      const saved = withStoredIndexes(next, columns);
       const json = JSON.stringify(saved);
       if (current) await tx.run(`UPDATE ${schemaTable} SET "schema" = ${d.placeholder(1)} WHERE "className" = ${d.placeholder(2)}`, [json, className]);
       else await tx.run(`INSERT INTO ${schemaTable} ("className", "schema") VALUES (${d.placeholder(1)}, ${d.placeholder(2)})`, [className, json]);
@@ -152,14 +155,35 @@ export class SqlSchemaStore implements SchemaStore {
     return stored;
   }
 
-  /** Adds the columns no other index made yet, in one statement: each ADD of a stored column rewrites the table. */
-  private async addColumns(tx: SqlExecutor, table: string, stored: readonly StoredColumn[], columns: StoredState): Promise<void> {
+  /**
+   * Adds the columns no other index made yet, in one statement: each ADD of a stored column
+   * rewrites the table. The first also brings the public-read column, which every index over
+   * stored columns carries: indexes made before it are made again with it.
+   */
+  private async addColumns(tx: SqlExecutor, table: string, stored: readonly StoredColumn[], columns: StoredState, next: ClassSchema): Promise<void> {
+    const d = this.dialect;
     const existing = columnNames(columns.stored);
     const added = stored.filter((column, i) => !existing.has(column.column) && stored.findIndex((other) => other.column === column.column) === i);
-    if (added.length === 0) return;
-    const definitions = added.map((column) => `ADD COLUMN IF NOT EXISTS ${this.dialect.storedColumn(column.column, column.path, column.as)}`);
+    const definitions = added.map((column) => `ADD COLUMN IF NOT EXISTS ${d.storedColumn(column.column, column.path, column.as)}`);
+    const addPublic = !columns.publicColumn && d.publicColumn !== null;
+    if (addPublic) definitions.push(`ADD COLUMN IF NOT EXISTS ${d.publicColumn}`);
+    if (definitions.length === 0) return;
     await tx.run(`ALTER TABLE ${table} ${definitions.join(', ')}`);
     columns.added = true;
+    if (!addPublic) return;
+    columns.publicColumn = true;
+    for (const [indexName, earlier] of Object.entries(columns.stored)) {
+      const descending = Object.values(next.indexes[indexName] ?? {}).map((direction) => direction === -1);
+      await tx.run(`DROP INDEX IF EXISTS ${d.qualifyIndex(this.ns.schema, schemaIndexName(next.className, indexName))}`);
+      await this.createStoredIndex(tx, table, next.className, indexName, earlier, descending);
+    }
+  }
+
+  private async createStoredIndex(tx: SqlExecutor, table: string, className: string, indexName: string, stored: readonly StoredColumn[], descending: readonly boolean[]): Promise<void> {
+    const d = this.dialect;
+    const keys = stored.map((column, i) => `${ident(column.column)} ${d.orderDirection(descending[i] === true)}`);
+    keys.push(TIE_BREAK);
+    await tx.run(`CREATE INDEX IF NOT EXISTS ${ident(schemaIndexName(className, indexName))} ON ${table} (${keys.join(', ')})${d.storedIndexInclude}`);
   }
 
   private async createClassTable(tx: SqlExecutor, className: string): Promise<void> {
@@ -183,10 +207,8 @@ export class SqlSchemaStore implements SchemaStore {
         const name = ident(schemaIndexName(className, step.name));
         const stored = Object.hasOwn(next.indexes, step.name) ? this.storedColumns(step) : null;
         if (stored) {
-          await this.addColumns(tx, table, stored, columns);
-          const keys = stored.map((column, i) => `${ident(column.column)} ${d.orderDirection(step.keys[i]!.descending)}`);
-          keys.push(TIE_BREAK);
-          await tx.run(`CREATE INDEX IF NOT EXISTS ${name} ON ${table} (${keys.join(', ')})${d.storedIndexInclude}`);
+          await this.addColumns(tx, table, stored, columns, next);
+          await this.createStoredIndex(tx, table, className, step.name, stored, step.keys.map((key) => key.descending));
           columns.stored = { ...columns.stored, [step.name]: stored };
           return;
         }
@@ -209,6 +231,10 @@ export class SqlSchemaStore implements SchemaStore {
         // A column goes with the last index over it; dropping one does not rewrite the table.
         const kept = columnNames(rest);
         const gone = [...new Set(dropped!.map((column) => column.column))].filter((column) => !kept.has(column));
+        if (kept.size === 0 && columns.publicColumn) {
+          gone.push(PUBLIC_COLUMN);
+          columns.publicColumn = false;
+        }
         if (gone.length) await tx.run(`ALTER TABLE ${table} ${gone.map((column) => `DROP COLUMN IF EXISTS ${ident(column)}`).join(', ')}`);
         return;
       }

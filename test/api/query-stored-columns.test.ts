@@ -54,8 +54,9 @@ describe('stored columns on PostgreSQL', () => {
     try {
       const { columns, indexes } = await catalog(client, schema, className);
       assert.match(columns.get('f.score') ?? '', /data ->> 'score'.*double precision/);
+      assert.equal(columns.get('_public'), "(_rperm && '{*}'::text[])");
       const [definition] = [...indexes.entries()].filter(([name]) => name.endsWith('byScore')).map(([, def]) => def);
-      assert.match(definition ?? '', /\("f\.score" DESC NULLS LAST.*\) INCLUDE \(_rperm\)$/);
+      assert.match(definition ?? '', /\("f\.score" DESC NULLS LAST.*\) INCLUDE \(_rperm, _public\)$/);
 
       // A third public, a third the user's, a third someone else's.
       const rperm = (i: number) => (i % 3 === 0 ? '*' : i % 3 === 1 ? user.objectId : 'someoneElse');
@@ -131,7 +132,7 @@ describe('stored columns on PostgreSQL', () => {
     const stored = async () => {
       const { columns, indexes } = await catalog(client, schema, className);
       const schemaIndexes = [...indexes.keys()].filter((name) => name.includes('_idx:')).map((name) => name.split('_idx:')[1]).sort();
-      return { columns: [...columns.keys()].filter((name) => name.startsWith('f.')).sort(), indexes: schemaIndexes };
+      return { columns: [...columns.keys()].filter((name) => name.startsWith('f.') || name === '_public').sort(), indexes: schemaIndexes };
     };
     const names = async (where: object) => {
       const response = await app.get(`/1/classes/${className}`, { query: { where, order: '-score' } });
@@ -139,11 +140,11 @@ describe('stored columns on PostgreSQL', () => {
       return response.body.results.map((object: { name: string }) => object.name);
     };
     try {
-      assert.deepEqual(await stored(), { columns: ['f.name', 'f.score'], indexes: ['byBoth', 'byScore'] });
+      assert.deepEqual(await stored(), { columns: ['_public', 'f.name', 'f.score'], indexes: ['byBoth', 'byScore'] });
       assert.deepEqual(await names({ score: { $gte: 2 } }), ['c', 'b']);
 
       assert.equal((await app.put(`/1/schemas/${className}`, { indexes: { byScore: { __op: 'Delete' } } }, MASTER)).status, 200);
-      assert.deepEqual(await stored(), { columns: ['f.name', 'f.score'], indexes: ['byBoth'] }, 'byBoth still reads f.score');
+      assert.deepEqual(await stored(), { columns: ['_public', 'f.name', 'f.score'], indexes: ['byBoth'] }, 'byBoth still reads f.score');
       assert.deepEqual(await names({ score: { $gte: 2 } }), ['c', 'b']);
 
       assert.equal((await app.put(`/1/schemas/${className}`, { indexes: { byBoth: { __op: 'Delete' } } }, MASTER)).status, 200);
@@ -152,13 +153,56 @@ describe('stored columns on PostgreSQL', () => {
 
       // An index added again makes its column again; deleting its field drops both.
       assert.equal((await app.put(`/1/schemas/${className}`, { indexes: { byName: { name: 1 } } }, MASTER)).status, 200);
-      assert.deepEqual(await stored(), { columns: ['f.name'], indexes: ['byName'] });
+      assert.deepEqual(await stored(), { columns: ['_public', 'f.name'], indexes: ['byName'] });
       assert.deepEqual(await names({ name: { $in: ['a', 'c'] } }), ['c', 'a']);
       const fieldGone = await app.put(`/1/schemas/${className}`, { fields: { name: { __op: 'Delete' } } }, MASTER);
       assert.equal(fieldGone.status, 200, fieldGone.text);
       assert.deepEqual(fieldGone.body.indexes, {});
       assert.deepEqual(await stored(), { columns: [], indexes: [] });
       assert.deepEqual(await names({ score: { $gt: 0 } }), [undefined, undefined, undefined]);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('indexes over columns made before the public-read column are made again with it when the next one comes', async () => {
+    const className = unique('Unflagged');
+    const fields = { score: { type: 'Number' }, name: { type: 'String' } };
+    assert.equal((await app.post(`/1/schemas/${className}`, { fields, indexes: { byScore: { score: -1 } } }, MASTER)).status, 201);
+    for (const [name, score, ACL] of [['a', 1, undefined], ['b', 2, {}], ['c', 3, undefined], ['d', 4, { [user.objectId]: { read: true } }]] as const) {
+      assert.equal((await app.post(`/1/classes/${className}`, { name, score, ...(ACL ? { ACL } : {}) }, MASTER)).status, 201);
+    }
+    const { client, schema } = await postgresApp(className);
+    const table = `"${schema}"."${className}"`;
+    const schemaRow = async () => JSON.parse(String((await client.query(`SELECT "schema" FROM "${schema}"."_SCHEMA" WHERE "className" = $1`, [className])).rows[0].schema));
+    const answers = async () => {
+      const read = async (options: Parameters<AppClient['get']>[1] = {}) => {
+        const response = await app.get(`/1/classes/${className}`, { ...options, query: { where: { score: { $gte: 2 } }, order: '-score', count: 1 } });
+        assert.equal(response.status, 200, response.text);
+        return [response.body.count, ...response.body.results.map((object: { name: string }) => object.name)];
+      };
+      return { anyone: await read(), user: await read(as(user.sessionToken)) };
+    };
+    const expected = { anyone: [1, 'c'], user: [2, 'd', 'c'] };
+    try {
+      assert.equal((await schemaRow()).publicColumn, true);
+      // As the version before the column left the class: its index carries the list alone.
+      await client.query(`DROP INDEX "${schema}"."${className}_idx:byScore"`);
+      await client.query(`ALTER TABLE ${table} DROP COLUMN "_public"`);
+      await client.query(`CREATE INDEX "${className}_idx:byScore" ON ${table} ("f.score" DESC NULLS LAST, "objectId") INCLUDE ("_rperm")`);
+      const { publicColumn: _dropped, ...older } = await schemaRow();
+      await client.query(`UPDATE "${schema}"."_SCHEMA" SET "schema" = $1 WHERE "className" = $2`, [JSON.stringify(older), className]);
+      // Any schema change makes the server read the schemas again.
+      assert.equal((await app.put(`/1/schemas/${className}`, { fields: { note: { type: 'String' } } }, MASTER)).status, 200);
+      assert.deepEqual(await answers(), expected, 'without the column, the list is tested');
+
+      assert.equal((await app.put(`/1/schemas/${className}`, { indexes: { byName: { name: 1 } } }, MASTER)).status, 200);
+      const { columns, indexes } = await catalog(client, schema, className);
+      assert.equal(columns.get('_public'), "(_rperm && '{*}'::text[])");
+      assert.match(indexes.get(`${className}_idx:byScore`) ?? '', /\("f\.score" DESC NULLS LAST, "objectId"\) INCLUDE \(_rperm, _public\)$/);
+      assert.match(indexes.get(`${className}_idx:byName`) ?? '', /\("f\.name" NULLS FIRST, "objectId"\) INCLUDE \(_rperm, _public\)$/);
+      assert.equal((await schemaRow()).publicColumn, true);
+      await expectIndexScanned(app, className, '%idx:byScore', async () => assert.deepEqual(await answers(), expected, 'with the column'));
     } finally {
       await client.end();
     }
