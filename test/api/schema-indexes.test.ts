@@ -68,7 +68,7 @@ eachBackend('schema indexes', (target) => {
     assert.deepEqual(created.body.indexes, { ixTitle: { title: 1 } });
     const title = await storage.indexesNamed(cls, 'ixTitle');
     assert.equal(title.length, 1);
-    assert.match(title[0]![1], target.backend === 'postgres' ? /\("f\.title".*\) INCLUDE \(_rperm\)$/ : /'\$\.title'/);
+    assert.match(title[0]![1], target.backend === 'postgres' ? /\("f\.title".*\) INCLUDE \(_rperm, _public\)$/ : /'\$\.title'/);
 
     const added = await app.put(`/1/schemas/${cls}`, { indexes: { ixScoreTitle: { score: -1, title: 1 }, ixCreated: { createdAt: -1 } } }, MASTER);
     assert.equal(added.status, 200);
