@@ -1,6 +1,7 @@
 import { Errors } from '../errors/index.ts';
 import { isPlainObject } from '../encoding/values.ts';
 import type { RequestContext } from './context.ts';
+import type { SharedSlots, SlotHold } from '../storage/port.ts';
 
 /**
  * The app setting `rateLimits` and its defaults: count queries per minute per app (spec 8: 160);
@@ -103,19 +104,30 @@ interface Gate {
 const gates = new Map<string, Gate>();
 
 /**
- * Regex queries an index cannot answer scan the table: at most N run at once per app (in this
- * process); others wait up to the configured time, then get 429/155. A slot is handed from one
- * query straight to the next waiter, so none is lost or taken twice.
+ * Regex queries an index cannot answer scan the table: at most N run at once per app; others
+ * wait up to the configured time, then get 429/155. Within a process a slot is handed from one
+ * query straight to the next waiter, so none is lost or taken twice. Where several processes
+ * share the database (PostgreSQL), a query also holds one of the app's N slots there, so the
+ * bound holds across them; one that finds them all held looks again every SHARED_RETRY_MS.
  */
 export async function withRegexSlot<T>(ctx: RequestContext, run: () => Promise<T>): Promise<T> {
   const { regexConcurrency, regexWaitMs } = limitsOf(ctx);
   const appId = ctx.app.record.applicationId;
+  const deadline = Date.now() + regexWaitMs;
   let gate = gates.get(appId);
   if (!gate) gates.set(appId, (gate = { running: 0, waiting: [] }));
   if (gate.running >= regexConcurrency) await waitForSlot(appId, gate, regexConcurrency, regexWaitMs);
   else gate.running += 1;
   try {
-    return await run();
+    const shared = ctx.app.store.sharedSlots;
+    const hold = shared ? await takeShared(shared, appId, regexConcurrency, deadline) : null;
+    try {
+      return await run();
+    } finally {
+      // Not awaited: the answer need not wait for it, and the connection holding the slots runs
+      // its statements in order, so this process's next take comes after it.
+      void hold?.release();
+    }
   } finally {
     const next = gate.waiting.shift();
     if (next) next();
@@ -124,6 +136,22 @@ export async function withRegexSlot<T>(ctx: RequestContext, run: () => Promise<T
       forgetIfIdle(appId, gate);
     }
   }
+}
+
+const SHARED_RETRY_MS = 20;
+
+async function takeShared(shared: SharedSlots, appId: string, concurrency: number, deadline: number): Promise<SlotHold> {
+  for (;;) {
+    const hold = await shared.take(`regex:${appId}`, concurrency);
+    if (hold) return hold;
+    const left = deadline - Date.now();
+    if (left <= 0) throw tooManyRegex(concurrency);
+    await new Promise((resolve) => setTimeout(resolve, Math.min(SHARED_RETRY_MS, left)));
+  }
+}
+
+function tooManyRegex(concurrency: number): Error {
+  return Errors.requestLimitExceeded(`Too many regular-expression queries are running for this app; at most ${concurrency} run at once.`);
 }
 
 function waitForSlot(appId: string, gate: Gate, concurrency: number, waitMs: number): Promise<void> {
@@ -136,7 +164,7 @@ function waitForSlot(appId: string, gate: Gate, concurrency: number, waitMs: num
       const index = gate.waiting.indexOf(wake);
       if (index !== -1) gate.waiting.splice(index, 1);
       forgetIfIdle(appId, gate);
-      reject(Errors.requestLimitExceeded(`Too many regular-expression queries are running for this app; at most ${concurrency} run at once.`));
+      reject(tooManyRegex(concurrency));
     }, waitMs);
     gate.waiting.push(wake);
   });

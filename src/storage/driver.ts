@@ -1,3 +1,4 @@
+import type { SharedSlots } from './port.ts';
 import type { Dialect } from '../sql/dialect.ts';
 
 export type SqlParam = string | number | boolean | null | Buffer | readonly string[];
@@ -41,5 +42,7 @@ export interface SqlDriver extends SqlExecutor {
   uniqueViolation(error: unknown): string | null;
   /** Runs fn in one transaction; a throw rolls back. Statements outside wait until it ends. */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /** Slots every process on the database shares; null where one process owns the database (SQLite). */
+  readonly sharedSlots: SharedSlots | null;
   close(): Promise<void>;
 }

@@ -52,6 +52,11 @@ export interface AppStore {
    * `amount`); returns the window's count including them.
    */
   countInWindow(key: string, window: number, amount?: number): Promise<number>;
+  /**
+   * Slots of a key (`take(key, n)`) that every server process on the app's database shares, each
+   * process holding its own; null where one process owns the database.
+   */
+  readonly sharedSlots: SharedSlots | null;
 
   schemas: SchemaStore;
   events: EventStore;
@@ -126,4 +131,15 @@ export class UniqueViolation extends Error {
   constructor(readonly index: string) {
     super(`unique index ${index} violated`);
   }
+}
+
+/** Numbered slots of a key that every server process on one database takes from. */
+export interface SharedSlots {
+  /** Takes a free slot among the first `count` of `key`; null when every one is held. */
+  take(key: string, count: number): Promise<SlotHold | null>;
+}
+
+export interface SlotHold {
+  /** Gives the slot back; safe to call twice. */
+  release(): Promise<void>;
 }

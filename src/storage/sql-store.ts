@@ -1,4 +1,4 @@
-import { UniqueViolation, type AppStore, type ObjectWrite, type Principals, type RelationChange, type StoredObject } from './port.ts';
+import { UniqueViolation, type AppStore, type ObjectWrite, type Principals, type RelationChange, type SharedSlots, type StoredObject } from './port.ts';
 import type { SqlExecutor, Row } from './driver.ts';
 import type { FindQuery, WhereNode } from '../query/ast.ts';
 import type { CompiledSql } from '../sql/compiler.ts';
@@ -246,6 +246,10 @@ export class SqlAppStore implements AppStore {
 
   async releaseRequest(requestId: string): Promise<void> {
     await this.ns.driver.run(`DELETE FROM ${this.ns.table('_Idempotency')} WHERE "requestId" = ${this.dialect.placeholder(1)}`, [requestId]);
+  }
+
+  get sharedSlots(): SharedSlots | null {
+    return this.ns.driver.sharedSlots;
   }
 
   async countInWindow(key: string, window: number, amount = 1): Promise<number> {

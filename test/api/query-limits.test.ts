@@ -4,6 +4,8 @@ import { eachBackend } from '../helpers/each-backend.ts';
 import { AppClient, http, newApp, unique, type Response } from '../helpers/client.ts';
 import type { Started } from '../helpers/process.ts';
 import { SHARED_APP, withTwoProcesses } from '../helpers/shared-database.ts';
+import { targets } from '../helpers/targets.ts';
+import pg from 'pg';
 
 /**
  * Spec 8 and decisions.md "Limits": count queries per minute per app, and regular-expression
@@ -218,5 +220,88 @@ eachBackend('regex concurrency', (target) => {
       const answers = await Promise.all(Array.from({ length: 8 }, () => app.get(`/1/classes/${own}`, { query: { where, keys: 'name' } })));
       for (const answer of answers) assert.deepEqual(names(answer), matching);
     });
+  });
+});
+
+/**
+ * On PostgreSQL the regex bound holds for the app across every process on the database: each
+ * running regex query holds one of the app's slots there, an advisory lock keyed by
+ * (hashtext('regex:<applicationId>'), slot), which this test can hold too, as another process would.
+ */
+describe('regex concurrency: slots shared on one PostgreSQL', () => {
+  const postgres = targets().find((candidate) => candidate.backend === 'postgres');
+  const where = { name: { $regex: 'b' } };
+
+  it('a slot held by another process counts: with one slot, regex queries wait and then answer 429/155 until it is given back', async () => {
+    assert.ok(postgres, 'a PostgreSQL server under test');
+    const app = await newApp(postgres, { rateLimits: { regexConcurrency: 1, regexWaitMs: 300 } });
+    const cls = unique('Shared');
+    await seed(app, cls, [{ name: 'ab' }, { name: 'cd' }]);
+    const other = new pg.Client({ connectionString: process.env.TEST_POSTGRES_URL });
+    await other.connect();
+    const key = `regex:${app.app.applicationId}`;
+    const heldByServer = async () => {
+      const { rows } = await other.query(
+        `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid() AND classid = hashtext($1)::oid`,
+        [key],
+      );
+      return rows[0].n as number;
+    };
+    try {
+      await other.query('SELECT pg_advisory_lock(hashtext($1), 0)', [key]);
+      assertLimited(await app.get(`/1/classes/${cls}`, { query: { where } }), 'slot 0 held elsewhere');
+      assert.deepEqual(names(await app.get(`/1/classes/${cls}`, { query: { where: { name: 'ab' } } })), ['ab'], 'a query without a regex');
+      const waiting = app.get(`/1/classes/${cls}`, { query: { where } });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await other.query('SELECT pg_advisory_unlock(hashtext($1), 0)', [key]);
+      assert.deepEqual(names(await waiting), ['ab'], 'the waiting query took the slot once it was given back');
+      // The server gives its slot back after each query (the release is not awaited by the answer).
+      for (let i = 0; i < 3; i++) assert.deepEqual(names(await app.get(`/1/classes/${cls}`, { query: { where } })), ['ab']);
+      let held = await heldByServer();
+      for (let attempt = 0; held > 0 && attempt < 50; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        held = await heldByServer();
+      }
+      assert.equal(held, 0, 'no slot stays held');
+    } finally {
+      await other.end();
+    }
+  });
+
+  it('with two slots and one held elsewhere, one query runs at a time, taking the free slot and no other', async () => {
+    assert.ok(postgres, 'a PostgreSQL server under test');
+    const app = await newApp(postgres, { rateLimits: { regexConcurrency: 2, regexWaitMs: 60_000 } });
+    const cls = unique('Shared');
+    await seed(app, cls, [{ name: 'ab' }, { name: 'cd' }]);
+    const other = new pg.Client({ connectionString: process.env.TEST_POSTGRES_URL });
+    await other.connect();
+    const key = `regex:${app.app.applicationId}`;
+    try {
+      await other.query('SELECT pg_advisory_lock(hashtext($1), 0)', [key]);
+      const answers = await Promise.all(Array.from({ length: 6 }, () => app.get(`/1/classes/${cls}`, { query: { where } })));
+      for (const answer of answers) assert.deepEqual(names(answer), ['ab']);
+      // Slot 0 was never taken from this test's connection.
+      const { rows } = await other.query(`SELECT objid::int AS slot FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid = pg_backend_pid() AND classid = hashtext($1)::oid`, [key]);
+      assert.deepEqual(rows, [{ slot: 0 }]);
+    } finally {
+      await other.end();
+    }
+  });
+
+  it('two processes with one slot between them: parallel regex queries to both each get their turn', async () => {
+    const env = { BASALT_ADMIN_EMAIL: 'regex@test.local', BASALT_ADMIN_PASSWORD: 'regex-admin-password' };
+    const setLimits = async (first: Started) => {
+      const limited = await http(`${first.url}/1/apps/${SHARED_APP.applicationId}`, 'PUT', {
+        body: { rateLimits: { regexConcurrency: 1, regexWaitMs: 60_000 } },
+        headers: { 'X-Svc-Email': env.BASALT_ADMIN_EMAIL, 'X-Svc-Password': env.BASALT_ADMIN_PASSWORD },
+      });
+      assert.equal(limited.status, 200, limited.text);
+    };
+    await withTwoProcesses(async (a, b) => {
+      const cls = unique('Shared');
+      await seed(a, cls, [{ name: 'ab' }, { name: 'cd' }, { name: 'bb' }]);
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).get(`/1/classes/${cls}`, { query: { where } })));
+      for (const answer of answers) assert.deepEqual(names(answer), ['ab', 'bb']);
+    }, { env, beforeSecond: setLimits });
   });
 });

@@ -4,6 +4,7 @@ import { postgresDialect } from '../../sql/postgres/dialect.ts';
 import { LookupBatcher } from '../lookup-batcher.ts';
 import { multiRowInsert } from '../multi-row.ts';
 import { TurnQueue } from '../turn-queue.ts';
+import { PostgresSharedSlots } from './shared-slots.ts';
 
 // int8 (counts) and numeric come back as JS numbers rather than strings.
 pg.types.setTypeParser(20, (value) => Number(value));
@@ -45,12 +46,14 @@ export class PostgresDriver implements SqlDriver {
   private multiRowNames = 0;
   private readonly inserts = new TurnQueue<string, PendingInsert>((sql, rows) => this.insertAll(sql, rows));
   private readonly lookups = new LookupBatcher(async (sql, params) => (await this.pool.query<Row>(this.statement(sql, params))).rows);
+  readonly sharedSlots: PostgresSharedSlots;
 
   constructor(private readonly url: string, poolSize: number) {
     // Connections are kept, not closed after idling: the idle timer the pool would arm and clear
     // around every query was a visible share of a primary-key read.
     // The two pools share the pool size (each has at least one connection).
     const planned = Math.max(1, Math.floor(poolSize / 2));
+    this.sharedSlots = new PostgresSharedSlots(url);
     this.pool = new pg.Pool({ connectionString: url, max: Math.max(1, poolSize - planned), options: CONNECTION_OPTIONS, idleTimeoutMillis: 0 });
     this.planned = new pg.Pool({ connectionString: url, max: planned, options: CONNECTION_OPTIONS, idleTimeoutMillis: 0 });
     // Set on connecting rather than through `options`, which a database URL may replace: on these
@@ -217,6 +220,6 @@ export class PostgresDriver implements SqlDriver {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.pool.end(), this.planned.end()]);
+    await Promise.all([this.pool.end(), this.planned.end(), this.sharedSlots.close()]);
   }
 }

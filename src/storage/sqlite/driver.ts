@@ -14,6 +14,7 @@ type Statement = Database.Statement<unknown[], Row>;
  */
 export class SqliteDriver implements SqlDriver {
   readonly dialect = sqliteDialect;
+  readonly sharedSlots = null;
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Statement>();
   /** By single-row INSERT text, then by row count (see insertRows). */
