@@ -232,14 +232,19 @@ describe('regex concurrency: slots shared on one PostgreSQL', () => {
   const postgres = targets().find((candidate) => candidate.backend === 'postgres');
   const where = { name: { $regex: 'b' } };
 
-  it('a slot held by another process counts: with one slot, regex queries wait and then answer 429/155 until it is given back', async () => {
+  /** An app with these limits and a class to query, and a connection of the test's own to PostgreSQL. */
+  async function appBeside(rateLimits: Record<string, number>) {
     assert.ok(postgres, 'a PostgreSQL server under test');
-    const app = await newApp(postgres, { rateLimits: { regexConcurrency: 1, regexWaitMs: 300 } });
+    const app = await newApp(postgres, { rateLimits });
     const cls = unique('Shared');
     await seed(app, cls, [{ name: 'ab' }, { name: 'cd' }]);
     const other = new pg.Client({ connectionString: process.env.TEST_POSTGRES_URL });
     await other.connect();
-    const key = `regex:${app.app.applicationId}`;
+    return { app, cls, other, key: `regex:${app.app.applicationId}` };
+  }
+
+  it('a slot held by another process counts: with one slot, regex queries wait and then answer 429/155 until it is given back', async () => {
+    const { app, cls, other, key } = await appBeside({ regexConcurrency: 1, regexWaitMs: 300 });
     const heldByServer = async () => {
       const { rows } = await other.query(
         `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid() AND classid = hashtext($1)::oid`,
@@ -269,13 +274,7 @@ describe('regex concurrency: slots shared on one PostgreSQL', () => {
   });
 
   it('with two slots and one held elsewhere, one query runs at a time, taking the free slot and no other', async () => {
-    assert.ok(postgres, 'a PostgreSQL server under test');
-    const app = await newApp(postgres, { rateLimits: { regexConcurrency: 2, regexWaitMs: 60_000 } });
-    const cls = unique('Shared');
-    await seed(app, cls, [{ name: 'ab' }, { name: 'cd' }]);
-    const other = new pg.Client({ connectionString: process.env.TEST_POSTGRES_URL });
-    await other.connect();
-    const key = `regex:${app.app.applicationId}`;
+    const { app, cls, other, key } = await appBeside({ regexConcurrency: 2, regexWaitMs: 60_000 });
     try {
       await other.query('SELECT pg_advisory_lock(hashtext($1), 0)', [key]);
       const answers = await Promise.all(Array.from({ length: 6 }, () => app.get(`/1/classes/${cls}`, { query: { where } })));
