@@ -27,9 +27,10 @@ export function renderObject(ctx: RequestContext, schema: ClassSchema | null, ob
     // Fields starting with "_" are the server's own (a password hash, tokens): never sent.
     if (field.charCodeAt(0) === UNDERSCORE || (keys && !keys.has(field))) continue;
     const value = data[field];
-    // Only File, Array and Object fields can hold a File, so other values skip the walk.
+    // Only File, Array and Object fields can hold a File, so other values skip the walk; so does
+    // the ACL, which every write checks to be a map of permissions.
     const type = schema?.fields[field]?.type;
-    out[field] = type === undefined || type === 'File' || type === 'Array' || type === 'Object' ? withFileUrls(ctx, value) : value;
+    out[field] = (type === undefined && field !== 'ACL') || type === 'File' || type === 'Array' || type === 'Object' ? withFileUrls(ctx, value) : value;
   }
   if (schema) {
     for (const [field, targetClass] of relationsOf(schema)) {
@@ -48,15 +49,28 @@ export function renderObject(ctx: RequestContext, schema: ClassSchema | null, ob
  */
 export function withFileUrls(ctx: RequestContext, value: unknown): unknown {
   if (Array.isArray(value)) {
-    const items = value.map((item) => withFileUrls(ctx, item));
-    return items.some((item, i) => item !== value[i]) ? items : value;
+    // Copied only from the first item that changes: most values hold no File.
+    let items: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const item = withFileUrls(ctx, value[i]);
+      if (items) items.push(item);
+      else if (item !== value[i]) items = [...value.slice(0, i), item];
+    }
+    return items ?? value;
   }
   if (!isPlainObject(value)) return value;
   if (value.__type === 'File') return { ...value, url: fileUrl(ctx, String(value.name)) };
   if (typeof value.__type === 'string') return value;
-  const entries = Object.entries(value).map(([key, item]): [string, unknown] => [key, withFileUrls(ctx, item)]);
+  const keys = Object.keys(value);
+  let entries: [string, unknown][] | null = null;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const item = withFileUrls(ctx, value[key]);
+    if (entries) entries.push([key, item]);
+    else if (item !== value[key]) entries = [...keys.slice(0, i).map((earlier): [string, unknown] => [earlier, value[earlier]]), [key, item]];
+  }
   // fromEntries rather than assignment: a nested "__proto__" key must stay a plain key.
-  return entries.some(([key, item]) => item !== value[key]) ? Object.fromEntries(entries) : value;
+  return entries ? Object.fromEntries(entries) : value;
 }
 
 export function fileUrl(ctx: RequestContext, name: string): string {

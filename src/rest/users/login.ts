@@ -111,5 +111,8 @@ export async function me(ctx: RequestContext): Promise<Result> {
   if (!session) throw Errors.invalidSessionToken('A valid session token is required.');
   const user = await ctx.app.store.get(USER, session.userId, null);
   if (!user) throw Errors.invalidSessionToken('The user of this session no longer exists.');
-  return ok({ ...(await renderUser(ctx, user, true)), sessionToken: session.token });
+  // The rendered object is this request's own: adding to it spares a copy of every field.
+  const rendered = await renderUser(ctx, user, true);
+  rendered.sessionToken = session.token;
+  return ok(rendered);
 }
