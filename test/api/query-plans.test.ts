@@ -228,8 +228,7 @@ describe('read permission on SQLite', () => {
       const index = file.prepare(`SELECT "sql" FROM sqlite_master WHERE "type" = 'index' AND "name" LIKE '%byScore'`).get() as { sql: string };
       assert.match(index.sql, /\(json_extract\("data", '\$\.score'\) DESC, "objectId", "_rperm"\)$/);
       // The statement the SQLite compiler writes for that count (src/sql/sqlite/dialect.ts).
-      const onlyOne = `instr("_rperm", ',') = 0 AND instr("_rperm", '\\') = 0 AND substr("_rperm", 1, 2) = '["' AND substr("_rperm", -2) = '"]'`;
-      const acl = `("_rperm" IN ('["*"]') OR (NOT (${onlyOne}) AND EXISTS (SELECT 1 FROM json_each("_rperm") WHERE "value" IN ('*'))))`;
+      const acl = `("_rperm" IN ('["*"]') OR EXISTS (SELECT 1 FROM json_each("_rperm") WHERE "value" IN ('*')))`;
       const rows = file.prepare(`EXPLAIN QUERY PLAN SELECT count(*) AS "n" FROM "${scored}" WHERE (json_extract("data", '$.score') >= 5) AND (${acl})`).all() as { detail: string }[];
       const plan = rows.map((row) => row.detail).join('\n');
       assert.match(plan, /USING COVERING INDEX \S+byScore/, plan);
@@ -265,7 +264,7 @@ describe('read permission on SQLite', () => {
       const respell = writer.prepare(`UPDATE "${className}" SET "_rperm" = ? WHERE "objectId" = ?`);
       respell.run('[ "*" ]', ids.get('public'));
       respell.run(`[\n  "${owner.objectId}"\n]`, ids.get('owned'));
-      // An escape and a space inside the brackets: one element each, not in the form the text test answers.
+      // An escape and a space inside the brackets: one element each, in another form than the server writes.
       respell.run(`["\\u00${owner.objectId.charCodeAt(0).toString(16)}${owner.objectId.slice(1)}"]`, ids.get('escaped'));
       respell.run(`["${owner.objectId}" ]`, ids.get('spaced'));
     } finally {

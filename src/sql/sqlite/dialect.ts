@@ -170,14 +170,9 @@ export class SqliteCompiler extends SqlCompiler {
     // JSON.stringify, so comparing the whole text first answers them without opening json_each
     // for the row, which costs more than the rest of a range scan's row. The EXISTS alone would
     // give the same answer; a list stored in another spelling still reaches it.
-    // A list of one principal that does not match is answered by its text too, when the text is
-    // exactly as JSON.stringify writes such a list: `["…"]` with no comma (a second element) and
-    // no backslash (an escape), so the text between the brackets is the principal itself. Only
-    // other lists open json_each: on a class of private rows, most rows a query walks.
     const single = principals.map((principal) => params.add(JSON.stringify([principal]))).join(', ');
     const list = principals.map((principal) => params.add(principal)).join(', ');
-    const onlyOne = `instr("${column}", ',') = 0 AND instr("${column}", '\\') = 0 AND substr("${column}", 1, 2) = '["' AND substr("${column}", -2) = '"]'`;
-    return `("${column}" IN (${single}) OR (NOT (${onlyOne}) AND EXISTS (SELECT 1 FROM json_each("${column}") WHERE "value" IN (${list}))))`;
+    return `("${column}" IN (${single}) OR EXISTS (SELECT 1 FROM json_each("${column}") WHERE "value" IN (${list})))`;
   }
   jsonParam(placeholder: string): string {
     return `jsonb(${placeholder})`;
