@@ -15,6 +15,11 @@ const MAX_RING_PARAMS = 30_000;
 export const MAX_PAGE_ARMS = 32;
 
 /** A page number written into SQL text: a whole number, checked again here. */
+export function pageNumber(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a page number: ${n}`);
+  return String(n);
+}
+
 /**
  * The node, or a conjunction within it, bounds the rows read to a range of an index over a stored
  * column that carries PUBLIC_COLUMN.
@@ -30,11 +35,6 @@ function readsStoredRange(node: WhereNode): boolean {
     default:
       return false;
   }
-}
-
-export function pageNumber(n: number): string {
-  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a page number: ${n}`);
-  return String(n);
 }
 
 export interface CompiledSql {
@@ -394,8 +394,8 @@ export abstract class SqlCompiler {
   /**
    * Where the conjunction reads a range of a schema index over stored columns, which carries
    * PUBLIC_COLUMN, the caller's read permission tests "*" on that column (a boolean in the index
-   * entry) and the caller's other principals on the list: a count over a thousand entries spends
-   * a tenth of the time. Elsewhere the test stays `&&` alone, which the permission list's GIN
+   * entry) and the caller's other principals on the list (a count of a thousand public entries:
+   * 0.21 → 0.15 ms). Elsewhere the test stays `&&` alone, which the permission list's GIN
    * index serves: an anonymous query on a class of mostly private rows then reads only the public
    * ones, where the column would have it walk the whole table; the bounded range leaves nothing
    * of that risk.
