@@ -29,12 +29,17 @@ function readsStoredRange(node: WhereNode): boolean {
     case 'and':
       return node.nodes.some(readsStoredRange);
     case 'compare':
-      return node.op !== 'ne' && node.field.kind === 'doc' && node.field.stored?.publicColumn === true && node.field.stored.as === node.as;
+      return node.op !== 'ne' && readsPublicColumn(node.field, node.as);
     case 'in':
-      return node.field.kind === 'doc' && node.field.stored?.publicColumn === true && node.field.stored.as === node.as;
+      return readsPublicColumn(node.field, node.as);
     default:
       return false;
   }
+}
+
+/** The field is read from its stored column (fieldExpr), whose indexes carry PUBLIC_COLUMN. */
+function readsPublicColumn(field: FieldRef, as: ValueKind): boolean {
+  return field.kind === 'doc' && field.stored?.publicColumn === true && field.stored.as === as;
 }
 
 export interface CompiledSql {

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PostgresDriver } from './postgres/driver.ts';
+import { testPostgresUrl } from '../sql/postgres/connection.test-helper.ts';
 import { AppNamespace } from './namespace.ts';
 import { SqlAppStore } from './sql-store.ts';
 import type { Row, SqlParam, StatementOptions } from './driver.ts';
@@ -31,9 +32,7 @@ describe('SqlAppStore.findWithCount on PostgreSQL', () => {
   let store: SqlAppStore;
 
   before(async () => {
-    const url = process.env.TEST_POSTGRES_URL;
-    if (!url) throw new Error('TEST_POSTGRES_URL is not set: run the tests with `npm test`.');
-    driver = new RecordingDriver(url, 2);
+    driver = new RecordingDriver(testPostgresUrl(), 2);
     await driver.run(`CREATE SCHEMA "${schema}"`);
     await driver.run(`CREATE TABLE "${schema}"."Item" ("objectId" text COLLATE "C" PRIMARY KEY, "createdAt" text, "updatedAt" text, "_rperm" text[], "_wperm" text[], "data" jsonb)`);
     // Scores 0 … 49; every third object is readable by u1 only, the others by anyone.

@@ -6,12 +6,17 @@ import pg from 'pg';
  * enclosing suite, opened before its tests (then `prepare` runs on it) and closed after them.
  * The returned function gives the open connection.
  */
+/** The PostgreSQL server `npm test` gives the tests (scripts/test.ts). */
+export function testPostgresUrl(): string {
+  const url = process.env.TEST_POSTGRES_URL;
+  if (!url) throw new Error('TEST_POSTGRES_URL is not set: run the tests with `npm test`.');
+  return url;
+}
+
 export function postgresForSuite(prepare?: (client: pg.Client) => Promise<void>): () => pg.Client {
   let client: pg.Client | undefined;
   before(async () => {
-    const url = process.env.TEST_POSTGRES_URL;
-    if (!url) throw new Error('TEST_POSTGRES_URL is not set: run the tests with `npm test`.');
-    client = new pg.Client({ connectionString: url });
+    client = new pg.Client({ connectionString: testPostgresUrl() });
     await client.connect();
     await prepare?.(client);
   });

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PostgresDriver } from './driver.ts';
+import { testPostgresUrl } from '../../sql/postgres/connection.test-helper.ts';
 
 /**
  * Which plans the driver's statements run on. A pool size of 2 gives each of the driver's two
@@ -15,9 +16,7 @@ describe('PostgresDriver plans', () => {
   };
 
   before(() => {
-    const url = process.env.TEST_POSTGRES_URL;
-    if (!url) throw new Error('TEST_POSTGRES_URL is not set: run the tests with `npm test`.');
-    driver = new PostgresDriver(url, 2);
+    driver = new PostgresDriver(testPostgresUrl(), 2);
   });
   after(async () => {
     await driver.close();

@@ -2,19 +2,14 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { PostgresSharedSlots } from './shared-slots.ts';
-import { postgresForSuite } from '../../sql/postgres/connection.test-helper.ts';
+import { postgresForSuite, testPostgresUrl } from '../../sql/postgres/connection.test-helper.ts';
 
 /** Slots as advisory locks: each take locks one slot, the first free one, and release frees it. */
 describe('PostgresSharedSlots', () => {
   const observer = postgresForSuite();
-  const url = () => {
-    const value = process.env.TEST_POSTGRES_URL;
-    if (!value) throw new Error('TEST_POSTGRES_URL is not set: run the tests with `npm test`.');
-    return value;
-  };
   const opened: PostgresSharedSlots[] = [];
   const slotsOf = () => {
-    const slots = new PostgresSharedSlots(url());
+    const slots = new PostgresSharedSlots(testPostgresUrl());
     opened.push(slots);
     return slots;
   };
