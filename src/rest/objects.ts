@@ -8,11 +8,9 @@ import type { StoredObject } from '../storage/port.ts';
 import { applyPlan, planWrite, type AppliedPlan, type WritePlan } from './write-plan.ts';
 import { ok, principals, type RequestContext, type Result } from './context.ts';
 import { objectUrl } from './render.ts';
-import { shapeResults, type Shape } from './shape.ts';
+import { NO_SHAPE, shapeResults, type Shape } from './shape.ts';
 import { assertGenericClass } from './class-access.ts';
 import { encodeObject, JsonText, sendableAsStored } from './encoded.ts';
-
-const NO_SHAPE: Shape = { include: [], keys: undefined };
 
 /** POST /1/classes/<className> (spec 4.1): 201, Location, {objectId, createdAt}. */
 export async function createObject(ctx: RequestContext, className: string, body: unknown): Promise<Result> {
@@ -57,14 +55,14 @@ export async function insertObject(ctx: RequestContext, className: string, plan:
 }
 
 /** GET /1/classes/<className>/<objectId>: unreadable and missing objects both answer 101. */
-export async function getObject(ctx: RequestContext, className: string, objectId: string, shape: Shape = NO_SHAPE): Promise<Result> {
+export function getObject(ctx: RequestContext, className: string, objectId: string, shape: Shape = NO_SHAPE): Promise<Result> {
   assertGenericClass(ctx, className, 'read');
   return readObject(ctx, className, objectId, shape);
 }
 
 /** One object of any class, as the caller may see it: `get` permission, ACL, protected fields. */
 export async function readObject(ctx: RequestContext, className: string, objectId: string, shape: Shape = NO_SHAPE): Promise<Result> {
-  const schema = await ctx.app.schemas.get(className);
+  const schema = ctx.app.schemas.loaded(className) ?? (await ctx.app.schemas.get(className));
   if (!schema) throw notFound(className, objectId);
   const grant = classGrant(ctx.auth, schema, 'get');
   const object = await ctx.app.store.get(className, objectId, principals(ctx));

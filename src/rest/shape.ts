@@ -11,11 +11,16 @@ export interface Shape {
   readonly keys: KeyTree | undefined;
 }
 
+/** No include, every key. Shared: nothing changes a Shape once it is made. */
+export const NO_SHAPE: Shape = Object.freeze({ include: [], keys: undefined });
+
 /**
  * Parses `include` and `keys` (spec 4.2). A dotted key also includes its parent, as in Parse
  * Server: `keys=post.title` fetches the `post` pointer so that its title can be selected.
  */
 export function parseShape(params: { readonly include?: unknown; readonly keys?: unknown }): Shape {
+  // Most reads ask for neither, and parsing nothing still made a map and a closure each time.
+  if (params.include === undefined && params.keys === undefined) return NO_SHAPE;
   const keys = parseKeyTree(params.keys);
   return { include: parseInclude(params.include, parentPaths(keys)), keys };
 }

@@ -13,6 +13,8 @@ export interface EnsureOptions {
  */
 export class SchemaService {
   private cache: Promise<Map<string, ClassSchema>> | null = null;
+  /** The cache once it has loaded, for reads that need not wait (see loaded). */
+  private ready: Map<string, ClassSchema> | null = null;
 
   constructor(
     readonly store: SchemaStore,
@@ -21,11 +23,17 @@ export class SchemaService {
 
   invalidate(): void {
     this.cache = null;
+    this.ready = null;
   }
 
   all(): Promise<Map<string, ClassSchema>> {
     if (!this.cache) {
-      const loading = this.store.loadAll().then((list) => new Map(list.map((schema) => [schema.className, schema])));
+      const loading = this.store.loadAll().then((list) => {
+        const schemas = new Map(list.map((schema) => [schema.className, schema]));
+        // A load that an invalidation overtook must not become the cache.
+        if (this.cache === loading) this.ready = schemas;
+        return schemas;
+      });
       loading.catch(() => {
         if (this.cache === loading) this.cache = null;
       });
@@ -36,6 +44,15 @@ export class SchemaService {
 
   async get(className: string): Promise<ClassSchema | null> {
     return (await this.all()).get(className) ?? null;
+  }
+
+  /**
+   * A class's schema without waiting, when the cache has loaded and holds it; `undefined`
+   * otherwise, and the caller awaits `get`. Reads by id use it: each await is a turn of the
+   * microtask queue, and most requests find the cache loaded.
+   */
+  loaded(className: string): ClassSchema | undefined {
+    return this.ready?.get(className);
   }
 
   /** Makes sure the class exists and has these fields with these types. */

@@ -33,3 +33,34 @@ describe('SQLite inserts of one turn', () => {
     assert.deepEqual(await rows(), ['a=0', 'b=1', 'c=3', 'd=11', 'e=2', 'f=3']);
   });
 });
+
+// Reading statements return arrays from SQLite, made into objects by the driver (rowsOf).
+describe('SQLite rows', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'basalt-driver-'));
+  const driver = new SqliteDriver(join(dir, 'test.db'));
+  after(async () => {
+    await driver.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('come back as objects keyed by column name, in column order, with SQLite’s types', async () => {
+    const rows = await driver.all(`SELECT 1 AS "n", 'x' AS "s", NULL AS "z", 2.5 AS "f", x'00ff' AS "b"`);
+    assert.equal(rows.length, 1);
+    assert.deepEqual(Object.keys(rows[0]!), ['n', 's', 'z', 'f', 'b']);
+    assert.deepEqual({ ...rows[0]!, b: [...(rows[0]!.b as Buffer)] }, { n: 1, s: 'x', z: null, f: 2.5, b: [0, 255] });
+  });
+
+  it('give a name used twice the value of its later column, at its first place', async () => {
+    const [row] = await driver.all('SELECT 1 AS "a", 2 AS "b", 3 AS "a"');
+    assert.deepEqual(Object.entries(row!), [['a', 3], ['b', 2]]);
+  });
+
+  it('are objects of their own, also for a statement run again', async () => {
+    await driver.run('CREATE TABLE "R" ("id" TEXT PRIMARY KEY)');
+    await driver.run(`INSERT INTO "R" VALUES ('a'), ('b')`);
+    const first = await driver.all('SELECT "id" FROM "R" ORDER BY "id"');
+    first[0]!.id = 'changed';
+    assert.deepEqual(await driver.all('SELECT "id" FROM "R" ORDER BY "id"'), [{ id: 'a' }, { id: 'b' }]);
+    assert.equal(await driver.run(`DELETE FROM "R" WHERE "id" = 'a' RETURNING "id"`), 1);
+  });
+});

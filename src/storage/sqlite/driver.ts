@@ -185,6 +185,7 @@ export class SqliteDriver implements SqlDriver {
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql) as Statement;
+      if (statement.reader) rawRows(statement);
       if (this.statements.size > 2000) this.statements.clear();
       this.statements.set(sql, statement);
     }
@@ -224,7 +225,7 @@ export class SqliteDriver implements SqlDriver {
       statement.run(...args);
       return [];
     }
-    return statement.all(...args);
+    return rowsOf(statement, statement.all(...args) as unknown as unknown[][]);
   }
 
   private runNow(sql: string, params: readonly SqlParam[]): number {
@@ -232,6 +233,33 @@ export class SqliteDriver implements SqlDriver {
     if (statement.reader) return statement.all(...params.map(toSqlite)).length;
     return statement.run(...params.map(toSqlite)).changes;
   }
+}
+
+/** The column names of statements that return rows as arrays (see rawRows). */
+const columnNames = new WeakMap<Statement, readonly string[]>();
+
+/**
+ * Has a reading statement return each row as an array, made into an object by rowsOf. For each
+ * row of an object, better-sqlite3 (on Node 20) looks every column name up in V8's string table
+ * and sets it through V8's generic property path; from an array, JavaScript builds the same
+ * object in about half the time, which is a tenth of a lookup by id.
+ */
+function rawRows(statement: Statement): void {
+  statement.raw(true);
+  columnNames.set(statement, statement.columns().map((column) => column.name));
+}
+
+function rowsOf(statement: Statement, raw: unknown[][]): Row[] {
+  const names = columnNames.get(statement)!;
+  const rows: Row[] = new Array(raw.length);
+  for (let r = 0; r < raw.length; r++) {
+    const values = raw[r]!;
+    const row: Row = {};
+    // As better-sqlite3's own objects: a later column of the same name wins.
+    for (let i = 0; i < names.length; i++) row[names[i]!] = values[i];
+    rows[r] = row;
+  }
+  return rows;
 }
 
 interface PendingWrite {
