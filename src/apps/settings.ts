@@ -5,7 +5,6 @@ import type { AppSettings } from './types.ts';
 type Check = (value: unknown) => boolean;
 const bool: Check = (value) => typeof value === 'boolean';
 const object: Check = (value) => isPlainObject(value);
-const nonNegativeInteger: Check = (value) => typeof value === 'number' && Number.isInteger(value) && value >= 0;
 const integerIn = (min: number, max: number): Check => (value) => typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 const text = (max: number): Check => (value) => typeof value === 'string' && value.length > 0 && value.length <= max;
 const url: Check = (value) => {
@@ -57,13 +56,17 @@ const AUTH = shape({
 // otherwise, as spec 4.6 has it.
 const FILE_UPLOAD = shape({ enableForPublic: bool, enableForAnonymousUser: bool, enableForAuthenticatedUser: bool });
 
+// Far below the last moment a Date can hold (year 275760): a session's expiresAt is now plus
+// this, and past that limit every sign-up and login of the app would fail.
+export const MAX_SESSION_LENGTH = 100 * 365 * 86_400;
+
 /** Every app setting that can be written (spec 2.11, decisions.md "Accounts and apps"). */
 const SETTINGS: Record<string, { check: Check; expects: string }> = {
   clientClassCreationEnabled: { check: bool, expects: 'a boolean' },
   clientPushEnabled: { check: bool, expects: 'a boolean' },
   requireRevocableSessions: { check: bool, expects: 'a boolean' },
   revokeSessionOnPasswordChange: { check: bool, expects: 'a boolean' },
-  sessionLength: { check: nonNegativeInteger, expects: 'a number of seconds' },
+  sessionLength: { check: integerIn(0, MAX_SESSION_LENGTH), expects: 'a number of seconds (at most 100 years)' },
   emailVerification: { check: bool, expects: 'a boolean' },
   preventLoginWithUnverifiedEmail: { check: bool, expects: 'a boolean' },
   emailVerifyTokenValidityDuration: { check: integerIn(1, 365 * 86400), expects: 'a number of seconds (at most a year)' },
@@ -85,7 +88,9 @@ export function parseSettings(body: Record<string, unknown>, ignore: readonly st
   const settings: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
     if (ignore.includes(key)) continue;
-    const rule = SETTINGS[key];
+    // Own keys only: SETTINGS is an object literal, so "toString" or "constructor" would find
+    // Object.prototype's members, which have no check to call.
+    const rule = Object.hasOwn(SETTINGS, key) ? SETTINGS[key] : undefined;
     if (!rule) throw Errors.invalidJson(`Unknown app setting ${JSON.stringify(key.slice(0, 80))}.`);
     if (!rule.check(value)) throw Errors.invalidJson(`App setting ${key} must be ${rule.expects}.`);
     settings[key] = value;

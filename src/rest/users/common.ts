@@ -4,7 +4,7 @@ import { uniqueField } from '../../schema/builtin.ts';
 import { renderObject } from '../render.ts';
 import type { RequestContext } from '../context.ts';
 import type { NewSession } from '../../auth/sessions.ts';
-import { authRequestsPerMinuteOf, passwordPolicyOf, type PasswordPolicy } from '../../apps/settings.ts';
+import { authRequestsPerMinuteOf, MAX_SESSION_LENGTH, passwordPolicyOf, type PasswordPolicy } from '../../apps/settings.ts';
 import type { AppSettings } from '../../apps/types.ts';
 
 export const USER = '_User';
@@ -62,7 +62,8 @@ export function refuseRestricted(ctx: RequestContext): void {
 /** Sign-up and login hand out a revocable token unless the app is legacy and the client did not ask. */
 export function sessionFor(ctx: RequestContext, userId: string, action: 'signup' | 'login', authProvider: string): NewSession {
   const settings = ctx.app.record.settings;
-  const length = typeof settings.sessionLength === 'number' && settings.sessionLength > 0 ? settings.sessionLength : undefined;
+  // An app saved before sessionLength had its upper bound may hold more than a Date can reach.
+  const length = typeof settings.sessionLength === 'number' && settings.sessionLength > 0 ? Math.min(settings.sessionLength, MAX_SESSION_LENGTH) : undefined;
   return {
     userId,
     installationId: ctx.auth.installationId,
