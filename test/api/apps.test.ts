@@ -165,6 +165,21 @@ eachBackend('apps', (target) => {
       await assertNotCreated(base, (app) => app.filesURL === found, 'with a blank appName');
     });
 
+    it('takes an appName of 200 characters and refuses one of 201 with 400/107', async () => {
+      const prefix = unique('long');
+      const longest = prefix + 'n'.repeat(200 - prefix.length);
+      const created = await apps(base, 'POST', '', { body: { appName: longest } });
+      assert.equal(created.status, 201, created.text);
+      assert.equal(created.body.appName, longest);
+      const refused = `${longest}n`;
+      assertError(await apps(base, 'POST', '', { body: { appName: refused } }), 400, 107, 'POST of 201 characters:');
+      await assertNotCreated(base, (app) => app.appName === refused, 'with a 201-character appName');
+      for (const method of ['PUT', 'POST']) {
+        assertError(await apps(base, method, `/${created.body.applicationId}`, { body: { appName: refused } }), 400, 107, `${method} of 201 characters:`);
+      }
+      assert.deepEqual(await readApp(base, created.body.applicationId), created.body);
+    });
+
     it('refuses a body over 1 MB with 413/116, and creates nothing', async () => {
       const prefix = unique('huge');
       const response = await apps(base, 'POST', '', { body: { appName: prefix + 'x'.repeat(ONE_MB_AND_MORE) } });

@@ -43,6 +43,7 @@ export function registerAppsRoutes(app: FastifyInstance, deps: HttpDeps): void {
     const account = await authenticate(deps, request);
     const body = appBody(request.body);
     if (typeof body.appName !== 'string' || body.appName.trim() === '') throw Errors.missingRequiredField('appName is required.');
+    checkNameLength(body.appName);
     const record = await deps.apps.create({ appName: body.appName, ownerId: account.id, settings: parseSettings(body, ['appName']) });
     const url = `${publicUrl(deps, request)}/1/apps/${encodeURIComponent(record.applicationId)}`;
     return reply.code(201).header('Location', url).send(render(request, record));
@@ -53,6 +54,7 @@ export function registerAppsRoutes(app: FastifyInstance, deps: HttpDeps): void {
     const current = await visibleApp(account, request.params.applicationId);
     const body = appBody(request.body);
     if (body.appName !== undefined && (typeof body.appName !== 'string' || body.appName.trim() === '')) throw Errors.invalidJson('appName must be a non-empty string.');
+    if (typeof body.appName === 'string') checkNameLength(body.appName);
     const record = await deps.apps.update(current.applicationId, {
       ...(typeof body.appName === 'string' ? { appName: body.appName } : {}),
       settings: parseSettings(body, ['appName', ...KEY_FIELDS]),
@@ -79,4 +81,11 @@ async function authenticate(deps: HttpDeps, request: FastifyRequest): Promise<Ac
   else throw Errors.unauthorized('The apps endpoints need X-Svc-Email and X-Svc-Password, or X-Svc-Account-Key.');
   if (!account) throw Errors.unauthorized('Invalid account credentials.');
   return account;
+}
+
+/** A name is shown in every list of apps and on the dashboard; a body's megabyte is not a name. */
+const MAX_APP_NAME = 200;
+
+function checkNameLength(appName: string): void {
+  if (appName.length > MAX_APP_NAME) throw Errors.invalidJson(`appName must be at most ${MAX_APP_NAME} characters.`);
 }
