@@ -22,8 +22,11 @@ export interface Auth {
 
 /** The principals of a caller: everyone's, then the user's own and its roles'. */
 export function callerPrincipals(userId: string | null, roles: readonly string[]): readonly string[] {
-  return userId ? ['*', userId, ...roles] : ['*'];
+  return userId ? ['*', userId, ...roles] : ANYONE;
 }
+
+/** An anonymous caller's principals: one frozen list for every such request. */
+const ANYONE: readonly string[] = Object.freeze(['*']);
 
 /** Everything a use case knows about the request: no HTTP framework types cross this line. */
 export interface RequestContext {
