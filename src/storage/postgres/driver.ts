@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type { Pool, QueryConfig } from 'pg';
+import { pg } from './pg-module.ts';
 import type { SqlDriver, SqlExecutor, SqlParam, Row, StatementOptions } from '../driver.ts';
 import { postgresDialect } from '../../sql/postgres/dialect.ts';
 import { LookupBatcher } from '../lookup-batcher.ts';
@@ -35,12 +36,12 @@ const CONNECTION_OPTIONS = '-c random_page_cost=1.1';
 
 export class PostgresDriver implements SqlDriver {
   readonly dialect = postgresDialect;
-  private readonly pool: pg.Pool;
+  private readonly pool: Pool;
   /**
    * Connections for statements planned for their values (`planPerRun`), where PostgreSQL never
    * uses a generic plan (`plan_cache_mode`, a setting of the connection); see `statement`.
    */
-  private readonly planned: pg.Pool;
+  private readonly planned: Pool;
   private readonly names = new Map<string, string>();
   private readonly multiRowStatements = new Map<string, { readonly name: string; readonly text: string }[]>();
   private multiRowNames = 0;
@@ -88,7 +89,7 @@ export class PostgresDriver implements SqlDriver {
    * a run instead of 0.20. Inside a transaction, on a connection of the other pool, they run
    * unnamed.
    */
-  private statement(text: string, params: readonly SqlParam[], options?: StatementOptions): pg.QueryConfig {
+  private statement(text: string, params: readonly SqlParam[], options?: StatementOptions): QueryConfig {
     const values = params as unknown[];
     if (options?.planPerRun) return { text, values };
     let name = this.names.get(text);
@@ -141,7 +142,7 @@ export class PostgresDriver implements SqlDriver {
    * PREPARED_ROW_COUNTS are kept and named, within a budget of their own, so that bursts of every
    * size cannot crowd out the statements of reads (see statement).
    */
-  private multiRowStatement(sql: string, perRow: number, count: number, values: unknown[]): pg.QueryConfig {
+  private multiRowStatement(sql: string, perRow: number, count: number, values: unknown[]): QueryConfig {
     if (count > PREPARED_ROW_COUNTS) return { text: multiRowInsert(sql, count, perRow), values };
     let forCounts = this.multiRowStatements.get(sql);
     let statement = forCounts?.[count];

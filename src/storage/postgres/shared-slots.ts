@@ -1,9 +1,10 @@
-import pg from 'pg';
+import type { Client } from 'pg';
+import { pg } from './pg-module.ts';
 import type { SharedSlots, SlotHold } from '../port.ts';
 
 /** The connection holding this process's slots, and which slots of which key it holds. */
 interface Session {
-  readonly client: Promise<pg.Client>;
+  readonly client: Promise<Client>;
   readonly held: Map<string, Set<number>>;
 }
 
