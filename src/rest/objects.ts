@@ -34,7 +34,7 @@ export interface InsertOptions {
  * is created with the public default permissions, so there is nothing to check.
  */
 export async function insertObject(ctx: RequestContext, className: string, plan: WritePlan, options: InsertOptions): Promise<Result> {
-  const schema = await ctx.app.schemas.get(className);
+  const schema = ctx.app.schemas.loaded(className) ?? (await ctx.app.schemas.get(className));
   if (schema) {
     classGrant(ctx.auth, schema, 'create');
     if (addsFields(schema, plan)) classGrant(ctx.auth, schema, 'addField');

@@ -57,7 +57,7 @@ export class SchemaService {
 
   /** Makes sure the class exists and has these fields with these types. */
   async ensureFields(className: string, types: ReadonlyMap<string, FieldType>, options: EnsureOptions): Promise<ClassSchema> {
-    const cached = await this.get(className);
+    const cached = this.loaded(className) ?? (await this.get(className));
     if (cached && checkFields(cached, types).length === 0) return cached;
     if (!cached && !options.mayCreateClass) {
       throw Errors.operationForbidden(`This key may not create the class ${className}; creating classes from clients is disabled for this app.`);
