@@ -5,7 +5,7 @@ import { innerScopeOf } from '../auth/sessions.ts';
 import { and, type WhereNode } from '../query/ast.ts';
 import { assertNotProtected, classGrant, grantAllows, grantWhere, guardInner, hideProtected, shieldOf, type ClassGrant, type QueryGuard } from '../auth/clp.ts';
 import type { ClassSchema } from '../schema/types.ts';
-import type { StoredObject } from '../storage/port.ts';
+import { StaleSchema, type StoredObject } from '../storage/port.ts';
 import { ok, principals, type RequestContext, type Result } from './context.ts';
 import { parseShape, shapeResults } from './shape.ts';
 import { encodeResults, sendableAsStored } from './encoded.ts';
@@ -34,8 +34,22 @@ export async function findObjects(ctx: RequestContext, className: string, params
   return queryClass(ctx, className, params);
 }
 
-/** Spec 4.2 on any class, built-in ones included: the endpoint decides who may ask. */
+/**
+ * Spec 4.2 on any class, built-in ones included: the endpoint decides who may ask. A query planned
+ * from a schema that another process has just changed under it (StaleSchema) is planned again
+ * from the schema as stored, once; its count, if it asked for one, was already taken.
+ */
 export async function queryClass(ctx: RequestContext, className: string, params: FindParams, scope?: WhereNode): Promise<Result> {
+  try {
+    return await answerQuery(ctx, className, params, scope);
+  } catch (error) {
+    if (!(error instanceof StaleSchema)) throw error;
+    ctx.app.schemas.invalidate();
+    return answerQuery(ctx, className, params, scope);
+  }
+}
+
+async function answerQuery(ctx: RequestContext, className: string, params: FindParams, scope?: WhereNode): Promise<Result> {
   const schemas = await ctx.app.schemas.all();
   const schema = schemas.get(className) ?? null;
   const text = textKey(className, params.where, params.order);

@@ -133,6 +133,17 @@ export class UniqueViolation extends Error {
   }
 }
 
+/**
+ * A read named a column the table no longer has: another process dropped it (with the last
+ * index over it) and this process's schema has not been reloaded yet. The read can be planned
+ * again from the schema as stored.
+ */
+export class StaleSchema extends Error {
+  constructor() {
+    super('the class schema changed under this read');
+  }
+}
+
 /** Numbered slots of a key that every server process on one database takes from. */
 export interface SharedSlots {
   /** Takes a free slot among the first `count` of `key`; null when every one is held. */

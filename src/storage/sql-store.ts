@@ -1,5 +1,5 @@
-import { UniqueViolation, type AppStore, type ObjectWrite, type Principals, type RelationChange, type SharedSlots, type StoredObject } from './port.ts';
-import type { SqlExecutor, Row } from './driver.ts';
+import { StaleSchema, UniqueViolation, type AppStore, type ObjectWrite, type Principals, type RelationChange, type SharedSlots, type StoredObject } from './port.ts';
+import type { SqlExecutor, SqlParam, Row, StatementOptions } from './driver.ts';
 import type { FindQuery, WhereNode } from '../query/ast.ts';
 import type { CompiledSql } from '../sql/compiler.ts';
 import { AppNamespace } from './namespace.ts';
@@ -92,6 +92,18 @@ export class SqlAppStore implements AppStore {
     });
   }
 
+  /**
+   * A query compiled from the caller's schema: it may name the stored column of an index that
+   * another process has just dropped (sql-schema-store.ts), which becomes StaleSchema.
+   */
+  private async query(sql: string, params: readonly SqlParam[], options?: StatementOptions): Promise<Row[]> {
+    try {
+      return await this.ns.driver.all(sql, params, options);
+    } catch (error) {
+      throw this.ns.driver.missingColumn(error) ? new StaleSchema() : error;
+    }
+  }
+
   /** Unique-index failures become UniqueViolation; anything else passes through. */
   private translate(error: unknown): unknown {
     const index = this.ns.driver.uniqueViolation(error);
@@ -121,7 +133,7 @@ export class SqlAppStore implements AppStore {
     const { statements } = compiled;
     for (const [i, statement] of statements.entries()) {
       const { sql, params, planOnce } = statement();
-      const rows = await this.ns.driver.all(sql, params, planOnce ? undefined : VALUE_PLANNED);
+      const rows = await this.query(sql, params, planOnce ? undefined : VALUE_PLANNED);
       if (rows.length >= query.limit || i === statements.length - 1) return rows.map((row) => toStoredObject(row));
     }
     return [];
@@ -134,7 +146,7 @@ export class SqlAppStore implements AppStore {
       this.compiledCounts.set(where, compiled);
     }
     const { sql, params } = compiled.statement;
-    const rows = await this.ns.driver.all(sql, params, VALUE_PLANNED);
+    const rows = await this.query(sql, params, VALUE_PLANNED);
     return Number(rows[0]?.n ?? 0);
   }
 
@@ -156,7 +168,7 @@ export class SqlAppStore implements AppStore {
       const [objects, count] = await Promise.all([this.find(className, query), this.count(className, countWhere)]);
       return { objects, count };
     }
-    const rows = await this.ns.driver.all(statement.sql, statement.params, VALUE_PLANNED);
+    const rows = await this.query(statement.sql, statement.params, VALUE_PLANNED);
     if (rows.length === 0) return { objects: [], count: await this.count(className, countWhere) };
     return { objects: rows.map((row) => toStoredObject(row)), count: Number(rows[0]!._n) };
   }

@@ -191,6 +191,10 @@ export class PostgresDriver implements SqlDriver {
     return code === '23505' ? String(constraint ?? 'PRIMARY') : null;
   }
 
+  missingColumn(error: unknown): boolean {
+    return (error as { code?: unknown }).code === '42703';
+  }
+
   /** Holds a session-level advisory lock on one pooled connection while fn runs. */
   async withSessionLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
     const client = await this.pool.connect();

@@ -64,3 +64,24 @@ describe('SQLite rows', () => {
     assert.equal(await driver.run(`DELETE FROM "R" WHERE "id" = 'a' RETURNING "id"`), 1);
   });
 });
+
+describe('SQLite statement failures', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'basalt-driver-'));
+  const driver = new SqliteDriver(join(dir, 'test.db'));
+  after(async () => {
+    await driver.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('name a missing column as such, and nothing else', async () => {
+    await driver.run('CREATE TABLE "M" ("id" TEXT PRIMARY KEY)');
+    const missing = await driver.all('SELECT "gone" FROM "M"').then(() => null, (error: unknown) => error);
+    assert.equal(driver.missingColumn(missing), true);
+    const table = await driver.all('SELECT "id" FROM "Nowhere"').then(() => null, (error: unknown) => error);
+    assert.equal(driver.missingColumn(table), false);
+    await driver.run(`INSERT INTO "M" VALUES ('a')`);
+    const duplicate = await driver.run(`INSERT INTO "M" VALUES ('a')`).then(() => null, (error: unknown) => error);
+    assert.equal(driver.missingColumn(duplicate), false);
+    assert.equal(driver.uniqueViolation(duplicate), 'PRIMARY');
+  });
+});

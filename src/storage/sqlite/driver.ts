@@ -175,6 +175,11 @@ export class SqliteDriver implements SqlDriver {
     return /index '([^']+)'/.exec(String(message))?.[1] ?? 'PRIMARY';
   }
 
+  missingColumn(error: unknown): boolean {
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    return code === 'SQLITE_ERROR' && String(message).startsWith('no such column');
+  }
+
   async close(): Promise<void> {
     while (this.lock) await this.lock;
     if (this.pending.length > 0) this.flush();
