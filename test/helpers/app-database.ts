@@ -23,13 +23,13 @@ export async function postgresApp(markerClass: string): Promise<{ client: pg.Cli
   return { client, schema: String(found.rows[0].schemaname) };
 }
 
-/** A read-only handle on the SQLite file of the app holding `markerClass`. */
-export function sqliteApp(markerClass: string): Database.Database {
+/** A handle on the SQLite file of the app holding `markerClass`, read-only unless asked. */
+export function sqliteApp(markerClass: string, { writable = false } = {}): Database.Database {
   const dir = join(env('TEST_SQLITE_DATA_DIR'), 'apps');
   for (const file of readdirSync(dir).filter((name) => name.endsWith('.db'))) {
     let candidate: Database.Database | null = null;
     try {
-      candidate = new Database(join(dir, file), { readonly: true, fileMustExist: true });
+      candidate = new Database(join(dir, file), { readonly: !writable, fileMustExist: true });
       if (candidate.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(markerClass)) return candidate;
     } catch {
       // Other test files create and drop apps meanwhile; a file that vanished is not this app's.
