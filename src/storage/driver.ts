@@ -38,13 +38,6 @@ export interface SqlDriver extends SqlExecutor {
    * statement, whose only parameter is the list of keys, and `column` names the key in its rows.
    */
   lookupRow(sql: string, key: string, batched: () => string, column: string): Promise<Row | undefined>;
-  /**
-   * A number that changes whenever the database may have changed since it was last asked, by
-   * this process or another: reads by id made under one epoch may be kept and handed out again
-   * under the same epoch (storage/row-cache.ts). Null where the driver cannot tell (PostgreSQL,
-   * whose other clients write without notice), and nothing is kept.
-   */
-  readEpoch(): number | null;
   /** The name of the unique index a failed statement violated, or null for any other error. */
   uniqueViolation(error: unknown): string | null;
   /** Whether a statement failed for naming a column its table does not have. */

@@ -6,7 +6,6 @@ import { AppNamespace } from './namespace.ts';
 import { SqlSchemaStore } from './sql-schema-store.ts';
 import { SqlEventStore } from './sql-events.ts';
 import { StoredRow } from './stored-row.ts';
-import { RowCache } from './row-cache.ts';
 import { documentJson } from '../encoding/document-json.ts';
 
 const JOIN_TABLE = '_Join';
@@ -41,8 +40,6 @@ export class SqlAppStore implements AppStore {
 
   private readonly insertSqls = new Map<string, string>();
   private readonly getSqls = new Map<string, LookupSql>();
-  /** Rows read by id, handed out again while the database is unchanged (SQLite; see row-cache.ts). */
-  private readonly rowCache = new RowCache();
 
   private get dialect() {
     return this.ns.driver.dialect;
@@ -118,16 +115,9 @@ export class SqlAppStore implements AppStore {
    * checked here rather than in SQL, which on SQLite saves a json_each scan per request.
    */
   async get(className: string, objectId: string, read: Principals): Promise<StoredObject | null> {
-    const { driver } = this.ns;
-    const epoch = driver.readEpoch();
-    let row = epoch === null ? undefined : this.rowCache.get(className, objectId, epoch);
-    if (!row) {
-      const { single, batched } = this.getSql(className);
-      row = await driver.lookupRow(single, objectId, batched, 'objectId');
-      if (!row) return null;
-      // Kept only if nothing may have changed the database while the row was read.
-      if (epoch !== null && driver.readEpoch() === epoch) this.rowCache.set(className, objectId, row, epoch);
-    }
+    const { single, batched } = this.getSql(className);
+    const row = await this.ns.driver.lookupRow(single, objectId, batched, 'objectId');
+    if (!row) return null;
     const object = toStoredObject(row);
     if (read && !object.rperm.some((principal) => read.includes(principal))) return null;
     return object;

@@ -191,10 +191,6 @@ export class PostgresDriver implements SqlDriver {
     return code === '23505' ? String(constraint ?? 'PRIMARY') : null;
   }
 
-  readEpoch(): null {
-    return null;
-  }
-
   missingColumn(error: unknown): boolean {
     return (error as { code?: unknown }).code === '42703';
   }

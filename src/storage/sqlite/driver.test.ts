@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { SqliteDriver } from './driver.ts';
 
 // The inserts of one turn go to SQLite as one multi-row statement; over HTTP a duplicate objectId
@@ -84,57 +83,5 @@ describe('SQLite statement failures', () => {
     const duplicate = await driver.run(`INSERT INTO "M" VALUES ('a')`).then(() => null, (error: unknown) => error);
     assert.equal(driver.missingColumn(duplicate), false);
     assert.equal(driver.uniqueViolation(duplicate), 'PRIMARY');
-  });
-});
-
-// The read epoch (SqlDriver.readEpoch) lets reads by id be kept: it must move with every write.
-describe('SQLite read epoch', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'basalt-driver-'));
-  const path = join(dir, 'test.db');
-  const driver = new SqliteDriver(path);
-  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-  after(async () => {
-    await driver.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('stays while the connection only reads, and moves with each of its writes of any kind', async () => {
-    await driver.run('CREATE TABLE "E" ("id" TEXT PRIMARY KEY, "n" INTEGER)');
-    await nextTurn();
-    let epoch = driver.readEpoch();
-    const moved = async (label: string, write: () => Promise<unknown>) => {
-      await write().catch(() => undefined);
-      const now = driver.readEpoch();
-      assert.notEqual(now, epoch, label);
-      epoch = now;
-    };
-    await driver.all('SELECT * FROM "E"');
-    await driver.lookupRow('SELECT * FROM "E" WHERE "id" = ?', 'x', () => 'SELECT * FROM "E" WHERE "id" IN (SELECT "value" FROM json_each(?))', 'id');
-    await nextTurn();
-    assert.equal(driver.readEpoch(), epoch, 'reads');
-    await moved('an insert of one turn', () => driver.insertRow('INSERT INTO "E" VALUES (?, ?)', ['a', 1]));
-    await moved('inserts sent together', () => Promise.all([driver.insertRow('INSERT INTO "E" VALUES (?, ?)', ['b', 1]), driver.insertRow('INSERT INTO "E" VALUES (?, ?)', ['c', 1])]));
-    await moved('an update', () => driver.run('UPDATE "E" SET "n" = 2 WHERE "id" = ?', ['a']));
-    await moved('a write that returns rows', () => driver.all(`UPDATE "E" SET "n" = 3 WHERE "id" = 'a' RETURNING "n"`));
-    await moved('a write in a transaction', () => driver.transaction(async (tx) => tx.run(`DELETE FROM "E" WHERE "id" = 'b'`)));
-    await moved('a write rolled back', () => driver.transaction(async (tx) => {
-      await tx.run(`DELETE FROM "E" WHERE "id" = 'c'`);
-      throw new Error('undone');
-    }));
-    await moved('a write that fails', () => driver.run('INSERT INTO "E" VALUES (?, ?)', ['a', 9]));
-  });
-
-  it('moves, by the next turn, with a commit of another connection to the file', async () => {
-    await nextTurn();
-    const epoch = driver.readEpoch();
-    const other = new Database(path);
-    try {
-      other.prepare(`INSERT INTO "E" VALUES ('z', 1)`).run();
-    } finally {
-      other.close();
-    }
-    assert.equal(driver.readEpoch(), epoch, 'checked once per turn');
-    await nextTurn();
-    assert.notEqual(driver.readEpoch(), epoch);
   });
 });

@@ -25,11 +25,6 @@ export class SqliteDriver implements SqlDriver {
   private flushScheduled = false;
   private readonly lookups = new LookupBatcher((sql, params) => this.all(sql, params));
   private readonly control: { readonly begin: Statement; readonly commit: Statement; readonly rollback: Statement };
-  /** See readEpoch. */
-  private epoch = 0;
-  private readonly dataVersion: Database.Statement<[], number>;
-  private seenVersion = -1;
-  private versionChecked = false;
 
   constructor(path: string) {
     this.db = new Database(path);
@@ -41,7 +36,6 @@ export class SqliteDriver implements SqlDriver {
     this.db.pragma('wal_autocheckpoint = 4000');
     // Prepared once: exec() would parse these statements again on every commit.
     this.control = { begin: this.db.prepare('BEGIN IMMEDIATE'), commit: this.db.prepare('COMMIT'), rollback: this.db.prepare('ROLLBACK') };
-    this.dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
     // SQLite has no REGEXP function of its own; the query compiler relies on this one.
     this.db.function('regexp', { deterministic: true }, (pattern: unknown, value: unknown) => {
       if (typeof value !== 'string' || typeof pattern !== 'string') return 0;
@@ -181,26 +175,6 @@ export class SqliteDriver implements SqlDriver {
     return /index '([^']+)'/.exec(String(message))?.[1] ?? 'PRIMARY';
   }
 
-  /**
-   * Moves with every statement of this connection that may write (even one that then fails or
-   * is rolled back), and with every commit of another connection to the file (another process,
-   * a tool), which SQLite's data_version tells. That check takes the file's read lock, so it is
-   * made once per turn of the event loop: a request read in this turn arrived before the turn
-   * began, and so did every commit its client may already have seen.
-   */
-  readEpoch(): number {
-    if (!this.versionChecked) {
-      this.versionChecked = true;
-      setImmediate(() => (this.versionChecked = false));
-      const version = this.dataVersion.get() ?? 0;
-      if (version !== this.seenVersion) {
-        this.seenVersion = version;
-        this.epoch++;
-      }
-    }
-    return this.epoch;
-  }
-
   missingColumn(error: unknown): boolean {
     const { code, message } = error as { code?: unknown; message?: unknown };
     return code === 'SQLITE_ERROR' && String(message).startsWith('no such column');
@@ -246,14 +220,12 @@ export class SqliteDriver implements SqlDriver {
     }
     const args: unknown[] = [];
     for (let i = start; i < end; i++) for (const param of batch[i]!.params) args.push(toSqlite(param));
-    this.epoch++;
     statement.run(...args);
   }
 
   private allNow(sql: string, params: readonly SqlParam[]): Row[] {
     const statement = this.prepare(sql);
     const args = params.map(toSqlite);
-    if (!statement.readonly) this.epoch++;
     if (!statement.reader) {
       statement.run(...args);
       return [];
@@ -263,7 +235,6 @@ export class SqliteDriver implements SqlDriver {
 
   private runNow(sql: string, params: readonly SqlParam[]): number {
     const statement = this.prepare(sql);
-    if (!statement.readonly) this.epoch++;
     if (statement.reader) return statement.all(...params.map(toSqlite)).length;
     return statement.run(...params.map(toSqlite)).changes;
   }

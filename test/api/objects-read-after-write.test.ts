@@ -7,10 +7,9 @@ import { targets } from '../helpers/targets.ts';
 import { as, newUserApp, signUp } from '../helpers/users.ts';
 
 /**
- * Reads by id are kept and handed out again while the database is unchanged (on SQLite,
- * docs/architecture.md "Reads by id kept"). Every change must show in the next read: through the
- * API, and on SQLite also one made to the file by another connection, as another process or a
- * tool would.
+ * Every change shows in the next read by id: through the API, and on SQLite also one made to the
+ * file by another connection, as another process or a tool would. A read path that keeps rows
+ * (one was tried and measured: docs/benchmarks.md) must keep these passing.
  */
 
 const MASTER = { key: 'master' } as const;
