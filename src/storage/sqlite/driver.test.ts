@@ -5,17 +5,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteDriver } from './driver.ts';
 
-// The inserts of one turn go to SQLite as one multi-row statement; over HTTP a duplicate objectId
-// cannot be asked for, so what happens when one row of such a statement fails is checked here.
-describe('SQLite inserts of one turn', () => {
+/** A driver on a file of its own, closed and removed after the suite. */
+function tempDriver(): SqliteDriver {
   const dir = mkdtempSync(join(tmpdir(), 'basalt-driver-'));
   const driver = new SqliteDriver(join(dir, 'test.db'));
-  const insert = 'INSERT INTO "T" ("id", "n") VALUES (?, ?)';
-  const rows = async () => (await driver.all('SELECT "id", "n" FROM "T" ORDER BY "id"')).map((row) => `${String(row.id)}=${String(row.n)}`);
   after(async () => {
     await driver.close();
     rmSync(dir, { recursive: true, force: true });
   });
+  return driver;
+}
+
+// The inserts of one turn go to SQLite as one multi-row statement; over HTTP a duplicate objectId
+// cannot be asked for, so what happens when one row of such a statement fails is checked here.
+describe('SQLite inserts of one turn', () => {
+  const driver = tempDriver();
+  const insert = 'INSERT INTO "T" ("id", "n") VALUES (?, ?)';
+  const rows = async () => (await driver.all('SELECT "id", "n" FROM "T" ORDER BY "id"')).map((row) => `${String(row.id)}=${String(row.n)}`);
 
   it('writes every row but the one that breaks a unique index, which alone fails', async () => {
     await driver.run('CREATE TABLE "T" ("id" TEXT PRIMARY KEY, "n" INTEGER NOT NULL)');
@@ -36,12 +42,7 @@ describe('SQLite inserts of one turn', () => {
 
 // Reading statements return arrays from SQLite, made into objects by the driver (rowsOf).
 describe('SQLite rows', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'basalt-driver-'));
-  const driver = new SqliteDriver(join(dir, 'test.db'));
-  after(async () => {
-    await driver.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const driver = tempDriver();
 
   it('come back as objects keyed by column name, in column order, with SQLite’s types', async () => {
     const rows = await driver.all(`SELECT 1 AS "n", 'x' AS "s", NULL AS "z", 2.5 AS "f", x'00ff' AS "b"`);
@@ -66,12 +67,7 @@ describe('SQLite rows', () => {
 });
 
 describe('SQLite statement failures', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'basalt-driver-'));
-  const driver = new SqliteDriver(join(dir, 'test.db'));
-  after(async () => {
-    await driver.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const driver = tempDriver();
 
   it('name a missing column as such, and nothing else', async () => {
     await driver.run('CREATE TABLE "M" ("id" TEXT PRIMARY KEY)');
