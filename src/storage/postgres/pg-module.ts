@@ -6,9 +6,9 @@ const require = createRequire(import.meta.url);
 /**
  * The pg driver, loaded with `Response` hidden. When it loads, pg asks whether it runs in a
  * Cloudflare Worker by making a `Response`; on Node 20 (which has no `navigator`, pg's first
- * test) the global `Response` is a lazy getter that loads Node's whole fetch implementation, about
- * 11 MB of an idle server's memory that Basalt never uses. The load is synchronous, so no other
- * code runs while the global is hidden.
+ * test) the global `Response` is a lazy getter that loads Node's whole fetch implementation, which
+ * Basalt never uses: about 6 MB of an idle PostgreSQL server's memory here. The load is
+ * synchronous, so no other code runs while the global is hidden.
  */
 function loadPg(): typeof PgModule {
   const response = Object.getOwnPropertyDescriptor(globalThis, 'Response');
