@@ -135,6 +135,17 @@ eachBackend('login, sign-up and reset protections', (target) => {
     assert.equal((await logIn(app, user.username, 'also-long-2')).status, 200);
   });
 
+  it('stops a pattern that backtracks without end: the password is refused (142), and the server keeps answering', async () => {
+    const app = await newApp(target, { passwordPolicy: { pattern: '^(a+)+$' }, ...UNLIMITED });
+    // Tested to the end, this password would take this pattern days.
+    const refused = app.post('/1/users', { username: unique('user'), password: `${'a'.repeat(40)}!` });
+    const health = await http(`${target.url}/health`, 'GET');
+    assert.equal(health.status, 200);
+    assertError(await refused, 400, 142);
+    const user = await signUp(app, 'aaaaaaaa');
+    assert.equal((await logIn(app, user.username, 'aaaaaaaa')).status, 200, 'a password the pattern settles at once is taken');
+  });
+
   it('answers with the app\'s validationError when it has one', async () => {
     const app = await newApp(target, { passwordPolicy: { minLength: 10, validationError: 'Use ten characters or more.' }, ...UNLIMITED });
     const response = await app.post('/1/users', { username: unique('user'), password: 'short' });

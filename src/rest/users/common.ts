@@ -6,6 +6,7 @@ import type { RequestContext } from '../context.ts';
 import type { NewSession } from '../../auth/sessions.ts';
 import { authRequestsPerMinuteOf, MAX_SESSION_LENGTH, passwordPolicyOf, type PasswordPolicy } from '../../apps/settings.ts';
 import type { AppSettings } from '../../apps/types.ts';
+import { matchesWithin } from './password-pattern.ts';
 
 export const USER = '_User';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -94,9 +95,10 @@ export function checkPasswordPolicy(settings: AppSettings, password: string): st
   return password;
 }
 
+/** A password whose test against the pattern ran out of time does not meet the policy. */
 function meetsPolicy(policy: PasswordPolicy, password: string): boolean {
   if (policy.minLength !== null && [...password].length < policy.minLength) return false;
-  return policy.pattern === null || policy.pattern.test(password);
+  return policy.pattern === null || matchesWithin(policy.pattern, password) === true;
 }
 
 function policyMessage(policy: PasswordPolicy): string {
