@@ -1,3 +1,4 @@
+import v8 from 'node:v8';
 import pino from 'pino';
 import { loadConfig, ConfigError } from './config/load.ts';
 import { helpText } from './config/help.ts';
@@ -6,6 +7,11 @@ import type { BootstrapReport } from './apps/bootstrap.ts';
 
 /** The CLI entry and the only module with side effects. */
 async function main(): Promise<void> {
+  // Patterns from clients and app owners ($regex on SQLite, password patterns) run in V8's
+  // backtracking engine in this process. With this flag, a pattern that backtracks past V8's
+  // bound (`^(a+)+$` on "aaa…!") is run again by V8's linear-time engine, so it cannot hold the
+  // process. Patterns that engine cannot run (back-references, lookaround) keep backtracking.
+  v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
   let loaded;
   try {
     loaded = loadConfig(process.argv.slice(2), process.env);
