@@ -178,6 +178,12 @@ eachBackend('apps', (target) => {
         assertError(await apps(base, method, `/${created.body.applicationId}`, { body: { appName: refused } }), 400, 107, `${method} of 201 characters:`);
       }
       assert.deepEqual(await readApp(base, created.body.applicationId), created.body);
+      // Characters are code points: 200 emoji (400 UTF-16 units) are a name, 201 are not.
+      const emoji = await apps(base, 'POST', '', { body: { appName: '😀'.repeat(200) } });
+      assert.equal(emoji.status, 201, emoji.text);
+      assert.equal(emoji.body.appName, '😀'.repeat(200));
+      assertError(await apps(base, 'PUT', `/${emoji.body.applicationId}`, { body: { appName: '😀'.repeat(201) } }), 400, 107, 'PUT of 201 emoji:');
+      assert.deepEqual(await readApp(base, emoji.body.applicationId), emoji.body);
     });
 
     it('refuses a body over 1 MB with 413/116, and creates nothing', async () => {

@@ -86,6 +86,7 @@ async function authenticate(deps: HttpDeps, request: FastifyRequest): Promise<Ac
 /** A name is shown in every list of apps and on the dashboard; a body's megabyte is not a name. */
 const MAX_APP_NAME = 200;
 
+/** Characters as the password policy counts them: code points, so an emoji is one. */
 function checkNameLength(appName: string): void {
-  if (appName.length > MAX_APP_NAME) throw Errors.invalidJson(`appName must be at most ${MAX_APP_NAME} characters.`);
+  if (appName.length > MAX_APP_NAME && [...appName].length > MAX_APP_NAME) throw Errors.invalidJson(`appName must be at most ${MAX_APP_NAME} characters.`);
 }

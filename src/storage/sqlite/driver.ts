@@ -247,7 +247,7 @@ const columnNames = new WeakMap<Statement, readonly string[]>();
  * Has a reading statement return each row as an array, made into an object by rowsOf. For each
  * row of an object, better-sqlite3 (on Node 20) looks every column name up in V8's string table
  * and sets it through V8's generic property path; from an array, JavaScript builds the same
- * object in about half the time, which is a tenth of a lookup by id.
+ * object for about 0.4 µs less per row of a lookup (measured alone, six columns).
  */
 function rawRows(statement: Statement): void {
   statement.raw(true);
