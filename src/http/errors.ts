@@ -24,12 +24,28 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const known = toApiError(error);
     if (known) {
       if (known.status >= 500) request.log.error({ err: error }, 'request failed');
+      if ((error as Partial<FastifyError>).code === 'FST_ERR_CTP_BODY_TOO_LARGE') readRestOfBody(request, reply);
       return reply.code(known.status).send(known.toJSON());
     }
     request.log.error({ err: error }, 'unexpected error');
     return reply.code(500).send({ code: CATALOG.internalServerError.code, error: `Internal server error (request ${request.id}).` });
   });
   app.setNotFoundHandler((request, reply) => reply.code(404).send(noEndpoint(request.method, request.url).toJSON()));
+}
+
+/** Bodies refused for their size that are still read to their end, so the client reads the 413. */
+const LINGER_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Fastify answers a body over the limit as soon as its Content-Length says so, and closes the
+ * connection while the client may still be sending: the client's next write then meets a reset,
+ * and it may never read the 413. A body of a size given, up to LINGER_BYTES, is read to its end
+ * and dropped instead (node does so once the answer is sent), and the connection stays open.
+ * Larger or unsized bodies still close it.
+ */
+function readRestOfBody(request: FastifyRequest, reply: FastifyReply): void {
+  const length = Number(request.headers['content-length']);
+  if (Number.isInteger(length) && length <= LINGER_BYTES) reply.removeHeader('connection');
 }
 
 /** The answer for a path with no route: 404/108, before any key is checked. */

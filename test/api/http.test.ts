@@ -1,3 +1,4 @@
+import { request as httpRequest, Agent, type IncomingMessage } from 'node:http';
 import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachBackend } from '../helpers/each-backend.ts';
@@ -97,6 +98,37 @@ eachBackend('http edge', (target) => {
     const ids = responses.map((response) => response.headers.get('x-request-id') ?? '');
     for (const [i, id] of ids.entries()) assert.match(id, UUID, `response ${i} (${responses[i]!.status}) has X-Request-Id ${JSON.stringify(id)}`);
     assert.equal(new Set(ids).size, ids.length);
+  });
+
+  it('reads a body refused for its size to its end and keeps the connection, so the client reads the 413', async () => {
+    // One socket, kept: the second request can only be answered on the connection the first used.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (method: string, path: string, body?: string) =>
+      new Promise<{ response: IncomingMessage; text: string; reused: boolean }>((resolve, reject) => {
+        const headers: Record<string, string | number> = { 'X-Svc-Application-Id': app.app.applicationId, 'X-Svc-REST-API-Key': app.app.restKey };
+        if (body !== undefined) Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+        const outgoing = httpRequest(`${target.url}${path}`, { method, agent, headers }, (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => resolve({ response, text, reused: outgoing.reusedSocket }));
+        });
+        outgoing.on('error', reject);
+        outgoing.end(body);
+      });
+    try {
+      const className = unique('Big');
+      const refused = await send('POST', `/1/classes/${className}`, JSON.stringify({ blob: 'x'.repeat(1_100_000) }));
+      assert.equal(refused.response.statusCode, 413);
+      assert.deepEqual(JSON.parse(refused.text), { code: 116, error: 'The request body is too large.' });
+      assert.notEqual(refused.response.headers.connection, 'close');
+      const next = await send('GET', `/1/classes/${className}`);
+      assert.equal(next.response.statusCode, 200, next.text);
+      assert.deepEqual(JSON.parse(next.text), { results: [] });
+      assert.equal(next.reused, true, 'answered on the connection of the refused body');
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('answers GET /health with 200 {status, database} and needs no key', async () => {
