@@ -1,4 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config/schema.ts';
@@ -12,6 +13,7 @@ import { registerJsonBody } from './http/body.ts';
 import { frameworkErrors, registerErrorHandling } from './http/errors.ts';
 import { registerAppRoutes } from './http/app-routes.ts';
 import { RouteTable } from './http/route.ts';
+import { DirectFront, ROUTER_OPTIONS } from './http/direct.ts';
 import { requestForLog, requestLogger } from './http/log.ts';
 import { classRoutes } from './http/routes/classes.ts';
 import { schemaRoutes } from './http/routes/schemas.ts';
@@ -62,7 +64,20 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   const deps: HttpDeps = { config, backend, apps, accounts, logger };
   const files = { storage: await openFileStorage(config), sizeLimit: config.fileSizeLimit };
 
+  // Set once the routes exist; until then (and for whatever it declines) fastify answers.
+  let direct: DirectFront | undefined;
   const http = Fastify({
+    serverFactory: (handler, options) => {
+      const server = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
+        if (direct?.take(req, res) !== true) handler(req, res);
+      });
+      // What fastify sets on a server of its own making (its defaults are in these options).
+      const timeouts = options as { keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
+      server.keepAliveTimeout = timeouts.keepAliveTimeout;
+      server.requestTimeout = timeouts.requestTimeout;
+      server.setTimeout(timeouts.connectionTimeout);
+      return server;
+    },
     // Request logs print the URL, and GET /1/login carries the password there.
     loggerInstance: logger.child({}, { serializers: { req: requestForLog } }) as FastifyBaseLogger,
     childLoggerFactory: (parent, bindings, options) => requestLogger(parent as Logger, bindings, options) as FastifyBaseLogger,
@@ -72,7 +87,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     // Request ids are ours; a client's X-Request-Id is not trusted into the logs.
     requestIdHeader: false,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    routerOptions: ROUTER_OPTIONS,
     // No route declares a JSON schema (bodies are checked by the use cases), so fastify's schema
     // compilers are never needed; naming our own keeps ajv and its hundred modules unloaded,
     // several megabytes of an idle server.
@@ -94,6 +109,12 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   let table: RouteTable;
   table = new RouteTable([...roleRoutes, ...installationRoutes, ...classRoutes, ...userRoutes, ...sessionRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, batchRoute(() => table)]);
   registerAppRoutes(http, deps, table);
+  const front = new DirectFront(deps, table, http.log as unknown as Logger);
+  http.addHook('preClose', (done) => {
+    front.close();
+    done();
+  });
+  direct = front;
 
   return {
     http,

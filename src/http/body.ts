@@ -16,13 +16,17 @@ export function registerJsonBody(app: FastifyInstance): void {
 }
 
 function parseBody(_request: FastifyRequest, body: string | Buffer, done: (error: ApiError | null, body?: unknown) => void): void {
-  const text = (body as string).trim();
-  if (text === '') return done(null, undefined);
   try {
-    done(null, parseJsonBody(text));
+    done(null, parseBodyText(body as string));
   } catch (error) {
     done(error as ApiError, undefined);
   }
+}
+
+/** A request body as the routes see it: undefined when empty, else JSON (parseJsonBody). */
+export function parseBodyText(body: string): unknown {
+  const text = body.trim();
+  return text === '' ? undefined : parseJsonBody(text);
 }
 
 // Only text that could hold one of the refused forms below is walked a second time: a

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { Errors } from '../errors/index.ts';
 import { authenticateKey } from '../auth/credentials.ts';
 import { callerPrincipals, type Auth, type UserOptions, type RequestContext } from '../rest/context.ts';
@@ -8,8 +8,21 @@ import type { HttpDeps } from './deps.ts';
 import { readCredentials } from './credentials.ts';
 import type { SdkFields } from './sdk-body.ts';
 
+/**
+ * What the use cases' context reads of an HTTP request. A FastifyRequest is one; so is the
+ * request of Basalt's own front for app routes (direct.ts).
+ */
+export interface RequestFacts {
+  readonly id: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly log: RequestContext['log'];
+  /** The client's address; with --trust-proxy, the first of X-Forwarded-For. */
+  readonly ip: string;
+  readonly protocol: string;
+}
+
 /** Resolves the app and the key of a request: 401/902 without an app id, 401/903 without a valid key. */
-export async function resolveContext(deps: HttpDeps, request: FastifyRequest, sdk: SdkFields): Promise<RequestContext> {
+export async function resolveContext(deps: HttpDeps, request: RequestFacts, sdk: SdkFields): Promise<RequestContext> {
   const credentials = readCredentials(request.headers, sdk);
   if (!credentials.applicationId) throw Errors.missingApplicationId();
   const record = deps.apps.findLoaded(credentials.applicationId) ?? (await deps.apps.find(credentials.applicationId));
@@ -44,7 +57,7 @@ class HttpRequestContext implements RequestContext {
     readonly app: AppHandle,
     readonly auth: Auth,
     private readonly deps: HttpDeps,
-    private readonly request: FastifyRequest,
+    private readonly request: RequestFacts,
   ) {
     this.limits = limitsOf(deps);
     this.userOptions = userOptions(deps);
@@ -82,7 +95,7 @@ async function resolveSession(app: AppHandle, token: string): Promise<SessionInf
   throw Errors.invalidSessionToken('Invalid session token.');
 }
 
-export function publicUrl(deps: HttpDeps, request: FastifyRequest): string {
+export function publicUrl(deps: HttpDeps, request: RequestFacts): string {
   if (deps.config.publicUrl) return deps.config.publicUrl.replace(/\/+$/, '');
   return `${request.protocol}://${request.headers.host ?? `localhost:${deps.config.port}`}`;
 }

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, Errors, CATALOG } from '../errors/index.ts';
 import { setCorsHeaders } from './cors.ts';
+import type { Log } from '../rest/context.ts';
 
 /** Maps any failure to `{code, error}`; nothing else (no stack, no driver text) reaches a client. */
 export function toApiError(error: unknown): ApiError | null {
@@ -19,16 +20,25 @@ export function toApiError(error: unknown): ApiError | null {
   return null;
 }
 
+/**
+ * The answer for a request that failed: `{code, error}` of a known failure; for anything else a
+ * 500 that names the request id, which the logged line carries too.
+ */
+export function failureAnswer(error: unknown, log: Log, requestId: string): { status: number; body: { code: number; error: string } } {
+  const known = toApiError(error);
+  if (known) {
+    if (known.status >= 500) log.error({ err: error }, 'request failed');
+    return { status: known.status, body: known.toJSON() };
+  }
+  log.error({ err: error }, 'unexpected error');
+  return { status: 500, body: { code: CATALOG.internalServerError.code, error: `Internal server error (request ${requestId}).` } };
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
-    const known = toApiError(error);
-    if (known) {
-      if (known.status >= 500) request.log.error({ err: error }, 'request failed');
-      if ((error as Partial<FastifyError>).code === 'FST_ERR_CTP_BODY_TOO_LARGE') readRestOfBody(request, reply);
-      return reply.code(known.status).send(known.toJSON());
-    }
-    request.log.error({ err: error }, 'unexpected error');
-    return reply.code(500).send({ code: CATALOG.internalServerError.code, error: `Internal server error (request ${request.id}).` });
+    if ((error as Partial<FastifyError>).code === 'FST_ERR_CTP_BODY_TOO_LARGE') readRestOfBody(request, reply);
+    const { status, body } = failureAnswer(error, request.log, request.id);
+    return reply.code(status).send(body);
   });
   app.setNotFoundHandler((request, reply) => reply.code(404).send(noEndpoint(request.method, request.url).toJSON()));
 }

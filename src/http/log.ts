@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { Bindings, ChildLoggerOptions, Logger } from 'pino';
 
 /**
@@ -7,8 +6,17 @@ import type { Bindings, ChildLoggerOptions, Logger } from 'pino';
  */
 const SECRET_PARAMS = new Set(['password', 'token']);
 
+/** What the request log prints of a request (a FastifyRequest, or the direct front's). */
+interface LoggedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly host: string;
+  readonly ip: string;
+  readonly socket?: { readonly remotePort?: number } | null;
+}
+
 /** The request as fastify's request log prints it, with secret query values replaced. */
-export function requestForLog(request: FastifyRequest): Record<string, unknown> {
+export function requestForLog(request: LoggedRequest): Record<string, unknown> {
   return {
     method: request.method,
     url: redactUrl(request.url),

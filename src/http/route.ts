@@ -16,6 +16,26 @@ export interface AppRoute {
   readonly handler: (ctx: RequestContext, input: RouteInput) => Promise<Result>;
 }
 
+/** A route to register with a router: `route` is null on a POST path only for `_method` overrides. */
+export interface RouteEntry {
+  readonly method: Method;
+  readonly path: string;
+  readonly route: AppRoute | null;
+}
+
+/**
+ * The table's routes, plus a POST on every path that has none: the Parse JS SDK sends every
+ * request as a POST whose body carries `_method`, also to object URLs.
+ */
+export function routeEntries(routes: readonly AppRoute[]): RouteEntry[] {
+  const entries: RouteEntry[] = routes.map((route) => ({ method: route.method, path: route.path, route }));
+  const postPaths = new Set(routes.filter((route) => route.method === 'POST').map((route) => route.path));
+  for (const path of new Set(routes.map((route) => route.path))) {
+    if (!postPaths.has(path)) entries.push({ method: 'POST', path, route: null });
+  }
+  return entries;
+}
+
 interface CompiledRoute {
   readonly route: AppRoute;
   readonly pattern: RegExp;
