@@ -74,7 +74,7 @@ export class DirectFront {
     const id = randomUUID();
     const request = new DirectRequest(req, id, requestLogger(this.log, { reqId: id }, {}), this.deps.config.trustProxy);
     if (this.log.isLevelEnabled('info')) logExchange(request, res);
-    const run = () => this.run(request, res, (found.store as Store).route, found.params as Record<string, string>, found.searchParams);
+    const run = () => void this.run(request, res, (found.store as Store).route, found.params as Record<string, string>, found.searchParams);
     if (body === 'none') run();
     else readBody(req, (text) => {
       try {
@@ -88,15 +88,34 @@ export class DirectFront {
     return true;
   }
 
-  private run(request: DirectRequest, res: ServerResponse, route: AppRoute | null, params: Record<string, string>, query: Record<string, unknown>): void {
-    runAppRoute(this.deps, this.table, route, params, query, request).then(
-      (result) => answer(res, request, result),
-      (error: unknown) => this.fail(request, res, error),
-    );
+  private async run(request: DirectRequest, res: ServerResponse, route: AppRoute | null, params: Record<string, string>, query: Record<string, unknown>): Promise<void> {
+    let result: Answer;
+    try {
+      result = await runAppRoute(this.deps, this.table, route, params, query, request);
+    } catch (error) {
+      result = failureAnswer(error, request.log, request.id);
+    }
+    send(res, request, result);
   }
 
   private fail(request: DirectRequest, res: ServerResponse, error: unknown): void {
-    answer(res, request, failureAnswer(error, request.log, request.id));
+    send(res, request, failureAnswer(error, request.log, request.id));
+  }
+}
+
+type Answer = Pick<Result, 'status' | 'body' | 'headers'>;
+
+/**
+ * Nothing may escape from here: the caller's promise has no one to report to. A header node
+ * refuses to send gets the 500 fastify gives in that case; one that fails midway ends the
+ * connection.
+ */
+function send(res: ServerResponse, request: DirectRequest, result: Answer): void {
+  try {
+    answer(res, request, result);
+  } catch (error) {
+    if (res.headersSent) res.destroy();
+    else answer(res, request, failureAnswer(error, request.log, request.id));
   }
 }
 
@@ -134,7 +153,7 @@ function logExchange(request: DirectRequest, res: ServerResponse): void {
 }
 
 /** One writeHead with every header: node then checks and joins them in one pass. */
-function answer(res: ServerResponse, request: DirectRequest, result: Pick<Result, 'status' | 'body' | 'headers'>): void {
+function answer(res: ServerResponse, request: DirectRequest, result: Answer): void {
   if (res.headersSent || res.destroyed) return;
   const headers: string[] = ['x-request-id', request.id, ...corsHeaders(request.headers.origin)];
   if (result.headers) for (const name of Object.keys(result.headers)) headers.push(name, result.headers[name]!);
