@@ -24,10 +24,14 @@ interface Load {
   readonly latencies: Float64Array;
 }
 
-function cannon(url: string, requests: Request[], seconds: number, connections: number): Promise<Load> {
+function cannon(url: string, load: Prepared, seconds: number, connections: number): Promise<Load> {
   const latencies: number[] = [];
+  const { requests, byConnection } = load;
+  // autocannon makes its connections one after another, each calling setupClient once.
+  let made = 0;
+  const setupClient = byConnection ? (client: autocannon.Client) => client.setRequests(byConnection[made++ % byConnection.length]!) : undefined;
   return new Promise((resolvePromise, reject) => {
-    running = autocannon({ url, connections, duration: seconds, requests }, (error, result) => {
+    running = autocannon({ url, connections, duration: seconds, requests, ...(setupClient && { setupClient }) }, (error, result) => {
       running = undefined;
       if (error) reject(error);
       else resolvePromise({ result, latencies: Float64Array.from(latencies).sort() });
@@ -66,7 +70,8 @@ export async function measure(server: RunningServer, workload: Workload, prepare
         },
       }))
     : prepared.requests;
-  if (load.warmupSeconds > 0) await cannon(server.url, requests, load.warmupSeconds, load.connections);
+  const sent: Prepared = { requests, byConnection: prepared.byConnection };
+  if (load.warmupSeconds > 0) await cannon(server.url, sent, load.warmupSeconds, load.connections);
   server.assertAlive();
   itemErrors = 0;
   // The pool is warm after the warm-up, so these are the connections the measured run will use.
@@ -75,7 +80,7 @@ export async function measure(server: RunningServer, workload: Workload, prepare
   const clientCpu = process.cpuUsage();
   const machineCpu = machineBusySeconds();
   const started = performance.now();
-  const { result, latencies } = await cannon(server.url, requests, load.seconds, load.connections);
+  const { result, latencies } = await cannon(server.url, sent, load.seconds, load.connections);
   const wall = (performance.now() - started) / 1000;
   const client = process.cpuUsage(clientCpu);
   const machine = machineBusySeconds() - machineCpu;

@@ -3,7 +3,7 @@
  * "query language" issue asks about, measured at each size. Rows are bulk-loaded (seed.ts) into
  * classes made through the schema API; everything measured goes through the REST API.
  */
-import type { Request } from './workloads.ts';
+import type { Prepared, Request } from './workloads.ts';
 import type { Row, Target } from './report.ts';
 import { expectedObject, ITEM_SET, OWNER_SET, OWNERS, type DataSet, type Seeder } from './seed.ts';
 import { ADMIN, APP } from './servers.ts';
@@ -13,8 +13,13 @@ export interface SuiteContext {
   readonly server: string;
   readonly url: string;
   readonly seeder: Seeder;
-  /** Loads the server with these requests for the suite's measured time; the row joins the report. */
-  measure(workload: string, requests: Request[]): Promise<Row>;
+  /** Connections of the suite's load. */
+  readonly connections: number;
+  /**
+   * Loads the server with these requests (or these prepared ones) for the suite's measured time;
+   * the row joins the report.
+   */
+  measure(workload: string, requests: Request[] | Prepared): Promise<Row>;
   log(message: string): void;
 }
 

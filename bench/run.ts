@@ -116,7 +116,7 @@ async function benchServer(target: TargetName, rows: Row[], servers: ServerInfo[
     if ((workload.backends === 'ceiling') !== (target === 'ceiling')) continue;
     if (ONLY_WORKLOADS && target !== 'ceiling' && !ONLY_WORKLOADS.includes(workload.id)) continue;
     process.stderr.write(`bench:   ${workload.name}\n`);
-    const prepared = await workload.prepare(server.url);
+    const prepared = await workload.prepare(server.url, LOAD.connections);
     const row = await measure(server, workload, prepared, LOAD, database);
     rows.push(row);
     logRow(row);
@@ -145,10 +145,12 @@ async function runSuite(suite: 'queries' | 'users', server: RunningServer, datab
     server: server.name,
     url: server.url,
     seeder,
-    async measure(workload, requests) {
+    connections: SUITE_LOAD.connections,
+    async measure(workload, load) {
       process.stderr.write(`bench:   ${workload}\n`);
-      const alone = await timeAlone(server.url, requests[0]!);
-      const row = await measure(server, { id: workload, name: workload, backends: 'basalt', prepare: async () => ({ requests }) }, { requests }, SUITE_LOAD, database);
+      const prepared = Array.isArray(load) ? { requests: load } : load;
+      const alone = await timeAlone(server.url, prepared.requests[0]!);
+      const row = await measure(server, { id: workload, name: workload, backends: 'basalt', prepare: async () => prepared }, prepared, SUITE_LOAD, database);
       rows.push(row);
       results.aloneMs.set(row, alone);
       logRow(row);
@@ -170,7 +172,7 @@ function logRow(row: Row): void {
 async function remeasureCeiling(ceiling: RunningServer, rows: Row[], notes: string[]): Promise<void> {
   const workload = WORKLOADS.find((w) => w.backends === 'ceiling')!;
   process.stderr.write(`bench: ${ceiling.name} again\n`);
-  const again = await measure(ceiling, workload, await workload.prepare(ceiling.url), LOAD);
+  const again = await measure(ceiling, workload, await workload.prepare(ceiling.url, LOAD.connections), LOAD);
   logRow(again);
   const index = rows.findIndex((r) => r.server === ceiling.name);
   const first = rows[index]!;

@@ -67,7 +67,7 @@ export async function runUsers(ctx: SuiteContext): Promise<string[]> {
   // Measured again here, just before /users/me: by now the server holds a million more rows and
   // has run for minutes, and the two are compared in the same state.
   const getById = WORKLOADS.find((w) => w.id === GET_BY_ID)!;
-  await ctx.measure(USER_WORKLOADS.getById, (await getById.prepare(url)).requests);
+  await ctx.measure(USER_WORKLOADS.getById, await getById.prepare(url, ctx.connections));
   await ctx.measure(USER_WORKLOADS.me, [{ method: 'GET', path: '/1/users/me', headers: asUser }]);
 
   const x = await nthScore(url, 'Secret', RANGE_SIZE, MASTER_HEADERS);
