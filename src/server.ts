@@ -1,7 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
-import { randomUUID } from 'node:crypto';
 import type { Config } from './config/schema.ts';
 import type { Backend } from './storage/backend.ts';
 import { AppRegistry } from './apps/registry.ts';
@@ -15,6 +14,7 @@ import { registerAppRoutes } from './http/app-routes.ts';
 import { RouteTable } from './http/route.ts';
 import { DirectFront, ROUTER_OPTIONS } from './http/direct.ts';
 import { requestForLog, requestLogger } from './http/log.ts';
+import { newRequestId } from './http/request-id.ts';
 import { classRoutes } from './http/routes/classes.ts';
 import { schemaRoutes } from './http/routes/schemas.ts';
 import { batchRoute } from './http/routes/batch.ts';
@@ -83,7 +83,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     childLoggerFactory: (parent, bindings, options) => requestLogger(parent as Logger, bindings, options) as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
-    genReqId: () => randomUUID(),
+    genReqId: newRequestId,
     // Request ids are ours; a client's X-Request-Id is not trusted into the logs.
     requestIdHeader: false,
     forceCloseConnections: 'idle',

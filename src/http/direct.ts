@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import FindMyWay from 'find-my-way';
@@ -11,6 +10,7 @@ import type { HttpDeps } from './deps.ts';
 import { failureAnswer } from './errors.ts';
 import { requestLogger } from './log.ts';
 import { forwardedEntry } from './forwarded.ts';
+import { newRequestId } from './request-id.ts';
 import { runAppRoute, type AppRequest } from './app-routes.ts';
 import { routeEntries, type AppRoute, type RouteTable } from './route.ts';
 
@@ -71,7 +71,7 @@ export class DirectFront {
     const body = method === 'GET' ? 'none' : bodyShape(req.headers, this.deps.config.bodyLimit);
     if (body === 'other') return false;
 
-    const id = randomUUID();
+    const id = newRequestId();
     const request = new DirectRequest(req, id, requestLogger(this.log, { reqId: id }, {}), this.deps.config.trustProxy);
     if (this.log.isLevelEnabled('info')) logExchange(request, res);
     const run = () => void this.run(request, res, (found.store as Store).route, found.params as Record<string, string>, found.searchParams);

@@ -82,6 +82,12 @@ export function isNameable(segment: string): boolean {
   return !segment.includes('\0');
 }
 
+/** Whether every path parameter is nameable; a loop, as this runs on every request. */
+export function allNameable(params: Record<string, string>): boolean {
+  for (const name in params) if (!isNameable(params[name]!)) return false;
+  return true;
+}
+
 /** A broken escape (`%E0%A4%A`) names nothing; fastify's router answers the same for direct requests. */
 function decodePathSegment(segment: string): string | null {
   try {

@@ -101,8 +101,11 @@ export abstract class SqlCompiler {
   abstract jsonParam(placeholder: string): string;
   /** Turns a permission list parameter into the permission column's type. */
   abstract permsParam(placeholder: string): string;
-  /** `expr` is one of a list of strings bound as one parameter (a text[] or a JSON array). */
-  abstract inList(expr: string, placeholder: string): string;
+  /**
+   * `SELECT <columns>` of the rows of `table` whose `column` is one of a list of strings bound as
+   * one parameter (a text[] or a JSON array); a key listed twice may give its row twice.
+   */
+  abstract selectByKeys(columns: string, table: string, column: string, placeholder: string): string;
   /** Selects the document column as something the driver returns as JSON text or an object. */
   abstract selectDoc(): string;
   abstract selectPerms(column: '_rperm' | '_wperm'): string;

@@ -85,10 +85,11 @@ export class SqlAppStore implements AppStore {
   private getSql(className: string): LookupSql {
     return madeOnce(this.getSqls, className, () => {
       const d = this.dialect;
-      const select = `SELECT "objectId", "createdAt", "updatedAt", ${d.selectDoc()}, ${d.selectPerms('_rperm')} AS "rperm", ${d.selectPerms('_wperm')} AS "wperm" FROM ${this.ns.table(className)} WHERE `;
+      const table = this.ns.table(className);
+      const columns = `"objectId", "createdAt", "updatedAt", ${d.selectDoc()}, ${d.selectPerms('_rperm')} AS "rperm", ${d.selectPerms('_wperm')} AS "wperm"`;
       // The reads of one moment may be answered together, by the form that takes a list of ids.
-      const batched = `${select}${d.inList('"objectId"', d.placeholder(1))}`;
-      return { single: `${select}"objectId" = ${d.placeholder(1)}`, batched: () => batched };
+      const batched = d.selectByKeys(columns, table, 'objectId', d.placeholder(1));
+      return { single: `SELECT ${columns} FROM ${table} WHERE "objectId" = ${d.placeholder(1)}`, batched: () => batched };
     });
   }
 

@@ -230,8 +230,8 @@ export class PostgresCompiler extends SqlCompiler {
   jsonParam(placeholder: string): string {
     return `${placeholder}::jsonb`;
   }
-  inList(expr: string, placeholder: string): string {
-    return `${expr} = ANY(${placeholder}::text[])`;
+  selectByKeys(columns: string, table: string, column: string, placeholder: string): string {
+    return `SELECT ${columns} FROM ${table} WHERE "${column}" = ANY(${placeholder}::text[])`;
   }
   permsParam(placeholder: string): string {
     return `${placeholder}::text[]`;

@@ -177,8 +177,13 @@ export class SqliteCompiler extends SqlCompiler {
   jsonParam(placeholder: string): string {
     return `jsonb(${placeholder})`;
   }
-  inList(expr: string, placeholder: string): string {
-    return `${expr} IN (SELECT "value" FROM json_each(${placeholder}))`;
+  /**
+   * The list drives the loop: one search of the key's index per element. Written as
+   * `IN (SELECT … FROM json_each(…))`, SQLite first copies the list into a temporary b-tree, which
+   * cost about a tenth of each key's lookup in a batch of 16 (measured alone).
+   */
+  selectByKeys(columns: string, table: string, column: string, placeholder: string): string {
+    return `SELECT ${columns} FROM json_each(${placeholder}) AS "_keys" CROSS JOIN ${table} ON ${table}."${column}" = "_keys"."value"`;
   }
   permsParam(placeholder: string): string {
     return placeholder;
