@@ -61,16 +61,13 @@ function cpuSince(before: Map<number, number>): number {
 
 export async function measure(server: RunningServer, workload: Workload, prepared: Prepared, load: LoadSettings, database?: TempDatabase): Promise<Row> {
   let itemErrors = 0;
-  const requests = prepared.countsItemErrors
-    ? prepared.requests.map((request) => ({
-        ...request,
-        onResponse: (status: number, body: string) => {
-          // A failed command is {"error": {"code", "error"}}; only the outer key opens an object.
-          if (status < 300) itemErrors += body.split('"error":{').length - 1;
-        },
-      }))
-    : prepared.requests;
-  const sent: Prepared = { requests, byConnection: prepared.byConnection };
+  // A failed command is {"error": {"code", "error"}}; only the outer key opens an object.
+  const countItemErrors = (status: number, body: string) => {
+    if (status < 300) itemErrors += body.split('"error":{').length - 1;
+  };
+  const counted = (list: Request[]) => (prepared.countsItemErrors ? list.map((request) => ({ ...request, onResponse: countItemErrors })) : list);
+  // Every request that can be sent counts, those of each connection's own list too.
+  const sent: Prepared = { requests: counted(prepared.requests), byConnection: prepared.byConnection?.map(counted) };
   if (load.warmupSeconds > 0) await cannon(server.url, sent, load.warmupSeconds, load.connections);
   server.assertAlive();
   itemErrors = 0;
