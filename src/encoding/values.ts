@@ -1,6 +1,7 @@
 import { Errors } from '../errors/index.ts';
 import type { FieldType } from '../schema/types.ts';
 import { isValidClassName } from '../schema/names.ts';
+import { quote } from '../errors/quote.ts';
 
 /**
  * Wire values are stored as they travel (Parse's JSON with `__type` objects), after being checked
@@ -118,7 +119,7 @@ function decodeTyped(value: JsonObject, field: string): Decoded {
       return { value: { __type: 'Polygon', coordinates }, type: { type: 'Polygon' } };
     }
     default:
-      throw Errors.incorrectType(`Field ${field}: unknown __type ${JSON.stringify(value.__type)}.`);
+      throw Errors.incorrectType(`Field ${field}: unknown __type ${quote(value.__type, 40)}.`);
   }
 }
 
