@@ -25,4 +25,26 @@ eachBackend('a $regex that backtracks without end', (target) => {
     assert.equal(response.status, 200, response.text);
     assert.deepEqual(response.body.results.map((object: { name: string }) => object.name), ['aaaa']);
   });
+
+  it('with the i option too: a read by id is answered while the query runs, and the query answers as the pattern says', { timeout: 60_000 }, async () => {
+    const className = unique('BacktrackCase');
+    const names = [`${'a'.repeat(40)}!`, `${'A'.repeat(40)}a!`, 'aAaA', 'ÉÉé', 'b'];
+    const ids: string[] = [];
+    for (const name of names) {
+      const created = await app.post(`/1/classes/${className}`, { name });
+      assert.equal(created.status, 201);
+      ids.push(created.body.objectId);
+    }
+    const query = (where: object) => app.get(`/1/classes/${className}`, { query: { where, order: 'name' } });
+    const hostile = query({ name: { $regex: '^(a+)+$', $options: 'i' } });
+    const classed = query({ name: { $regex: '^([a-c]+)+$', $options: 'im' } });
+    const accented = query({ name: { $regex: '^(é+)+$', $options: 'i' } });
+    const read = await app.get(`/1/classes/${className}/${ids[0]}`);
+    assert.equal(read.status, 200);
+    assert.equal(read.body.name, names[0]);
+    for (const [response, expected] of [[await hostile, ['aAaA']], [await classed, ['aAaA', 'b']], [await accented, ['ÉÉé']]] as const) {
+      assert.equal(response.status, 200, response.text);
+      assert.deepEqual(response.body.results.map((object: { name: string }) => object.name), expected);
+    }
+  });
 });
