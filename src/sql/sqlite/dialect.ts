@@ -2,7 +2,7 @@ import { SqlCompiler } from '../compiler.ts';
 import { ident, safeKey, schemaIndexName, type Params } from '../params.ts';
 import type { ElementOf, FieldRef, LatLng, RegexPattern, TextIndexRef, ValueKind } from '../../query/ast.ts';
 import type { SqlParam } from '../../storage/driver.ts';
-import { sqliteRegex } from './regex.ts';
+import { mayBacktrack, sqliteRegex, TIMED_REGEXP } from './regex.ts';
 
 /**
  * The JSON path of a field, as an SQL expression. A segment of digits below the top level indexes
@@ -111,8 +111,9 @@ export class SqliteCompiler extends SqlCompiler {
     return { from, element };
   }
   regexMatch(expr: string, pattern: RegexPattern, params: Params): string {
-    // driver.ts registers regexp(); it reads JavaScript flags from a leading "(?ims)".
-    return `regexp(${params.add(sqliteRegex(pattern))}, ${expr})`;
+    // driver.ts registers regexp() and its timed twin; they read JavaScript flags from a leading "(?ims)".
+    const source = sqliteRegex(pattern);
+    return `${mayBacktrack(source) ? TIMED_REGEXP : 'regexp'}(${params.add(source)}, ${expr})`;
   }
   pointInPolygon(latitude: string, longitude: string, polygon: readonly LatLng[], params: Params): string {
     return `basalt_point_in_polygon(${latitude}, ${longitude}, ${params.add(JSON.stringify(polygon.map((p) => [p.latitude, p.longitude])))}) = 1`;

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { translateRegex } from '../../query/regex.ts';
-import { foldCase, sqliteRegex } from './regex.ts';
+import { foldCase, mayBacktrack, sqliteRegex } from './regex.ts';
 
 /**
  * SQLite runs `$regex` with JavaScript's engine, the `i` option written into the pattern
@@ -75,5 +75,15 @@ describe('SQLite regexes with the i option', () => {
     assert.equal(foldCase('(a)\\1'), null);
     assert.equal(sqliteRegex(translateRegex('(?<x>a)\\k<x>', 'i')), '(?i)(?<x>a)\\k<x>');
     assert.equal(asDriverRuns(sqliteRegex(translateRegex('(a)\\1', 'i'))).test('aA'), true);
+  });
+
+  it('tell the patterns V8 may keep backtracking on (run under a time limit) from those it can switch to linear time', () => {
+    for (const source of ['(a)\\1', '(?<x>a)\\k<x>', 'a(?=b)', 'a(?!b)', '(?<=a)b', '(?<!a)b', 'a{2}', '(a{1,20})+', 'x{3,}']) {
+      assert.equal(mayBacktrack(source), true, source);
+    }
+    for (const source of ['^([Aa]+)+$', '(?<x>a)+', '(?:a|b)*', '[(?=]', '[\\1]', 'a\\{2}', '\\(?=', '{', 'a{,2}', '[{2}]']) {
+      assert.equal(mayBacktrack(source), false, source);
+    }
+    assert.equal(mayBacktrack(sqliteRegex(translateRegex('(a)\\1', 'i'))), true);
   });
 });

@@ -21,6 +21,38 @@ export function sqliteRegex(pattern: RegexPattern): string {
   return flags ? `(?${flags})${source}` : source;
 }
 
+/**
+ * The SQL function that runs a pattern V8's linear-time engine may not take: the driver runs a
+ * statement that calls it under a time limit (src/storage/sqlite/driver.ts). `regexp()` runs
+ * every other pattern, with nothing around it.
+ */
+export const TIMED_REGEXP = 'basalt_regexp_timed';
+
+/**
+ * Whether V8 might keep backtracking on `source` (as sqliteRegex writes it): its linear-time
+ * engine takes no back-reference, no lookaround, and counted repetitions only while their counts
+ * multiply to 16 or less. Any counted repetition is counted here: a pattern wrongly taken for
+ * one that backtracks only runs under the time limit.
+ */
+export function mayBacktrack(source: string): boolean {
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') {
+      if (!inClass && /[1-9k]/.test(source[i + 1] ?? '')) return true;
+      i++;
+    } else if (inClass) {
+      if (c === ']') inClass = false;
+    } else if (c === '[') inClass = true;
+    else if (c === '(' && /^\?(?:[=!]|<[=!])/.test(source.slice(i + 1, i + 4))) return true;
+    else if (c === '{') {
+      QUANTIFIER.lastIndex = i;
+      if (QUANTIFIER.test(source)) return true;
+    }
+  }
+  return false;
+}
+
 const QUANTIFIER = /\{\d+(?:,\d*)?\}/y;
 const GROUP_OPENING = /\?(?:<[A-Za-z_$][\w$]*>|<[=!]|[:=!])/y;
 const CONTROL_ESCAPES: Readonly<Record<string, number>> = { b: 0x08, t: 0x09, n: 0x0a, v: 0x0b, f: 0x0c, r: 0x0d };
