@@ -69,8 +69,8 @@ function parseIn(where: unknown, scope: QueryScope): WhereNode {
       nodes.push(parseRelatedTo(value, scope));
       continue;
     }
-    if (key.startsWith('$')) throw Errors.invalidQuery(`Unknown top-level operator ${JSON.stringify(key.slice(0, 80))}.`);
-    scope.budget.terms += assertOperand(value, JSON.stringify(key.slice(0, 80)));
+    if (key.startsWith('$')) throw Errors.invalidQuery(`Unknown top-level operator ${quote(key)}.`);
+    scope.budget.terms += assertOperand(value, quote(key));
     if (scope.budget.terms > MAX_QUERY_TERMS) throw Errors.invalidQuery(`A query may hold at most ${MAX_QUERY_TERMS} values.`);
     nodes.push(parseField(key, value, scope));
   }
@@ -155,7 +155,7 @@ function parseConstraint(target: Target, op: string, operand: unknown, all: Reco
     case '$text':
       return text(target, operand, scope);
     default:
-      throw Errors.invalidQuery(`Unknown or unsupported operator ${JSON.stringify(op.slice(0, 80))} on ${target.name}.`);
+      throw Errors.invalidQuery(`Unknown or unsupported operator ${quote(op)} on ${target.name}.`);
   }
 }
 
