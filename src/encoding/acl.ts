@@ -1,5 +1,6 @@
 import { Errors } from '../errors/index.ts';
 import { isPlainObject } from './values.ts';
+import { quote } from '../errors/quote.ts';
 
 export type Acl = Readonly<Record<string, { read?: true; write?: true }>>;
 
@@ -22,7 +23,7 @@ export function decodeAcl(value: unknown): Permissions {
   const wperm: string[] = [];
   for (const [principal, grant] of Object.entries(value)) {
     if (!(principal === '*' || ROLE.test(principal) || /^[A-Za-z0-9_-]{1,64}$/.test(principal))) {
-      throw Errors.invalidAcl(`Invalid ACL entry ${JSON.stringify(principal.slice(0, 80))}: use "*", a user objectId or "role:<name>".`);
+      throw Errors.invalidAcl(`Invalid ACL entry ${quote(principal)}: use "*", a user objectId or "role:<name>".`);
     }
     if (!isPlainObject(grant)) throw Errors.invalidAcl(`ACL entry ${principal} must be an object of read/write.`);
     const entry: { read?: true; write?: true } = {};

@@ -1,6 +1,7 @@
 import { Errors } from '../errors/index.ts';
 import type { FieldType } from '../schema/types.ts';
 import { decodePointer, decodeValue, isPlainObject, valueKey } from './values.ts';
+import { quote } from '../errors/quote.ts';
 
 /** One change to one field, as given in a create or update body (spec 2.3). */
 export type FieldOp =
@@ -65,7 +66,7 @@ export function parseFieldOp(field: string, value: unknown): ParsedOp {
       return { op: { kind: 'relation', targetClass: ops[0]!.targetClass, add: [...add], remove: [...remove] }, type: parts[0]!.type };
     }
     default:
-      throw Errors.commandUnavailable(`The ${JSON.stringify(value.__op)} operator is not supported on ${field}.`);
+      throw Errors.commandUnavailable(`The ${quote(value.__op, 40)} operator is not supported on ${field}.`);
   }
 }
 

@@ -1,6 +1,7 @@
 import { Errors } from '../errors/index.ts';
 import type { FieldType } from '../schema/types.ts';
 import { isValidClassName } from '../schema/names.ts';
+import { quote } from '../errors/quote.ts';
 
 /**
  * Wire values are stored as they travel (Parse's JSON with `__type` objects), after being checked
@@ -66,7 +67,7 @@ function decodeNested(value: unknown, field: string, depth: number): unknown {
 function decodeNestedObject(value: JsonObject, field: string, depth: number): JsonObject {
   const decoded: JsonObject = {};
   for (const key of Object.keys(value)) {
-    if (key.includes('$') || key.includes('.')) throw Errors.invalidNestedKey(`Nested key ${JSON.stringify(key.slice(0, 80))} in ${field} must not contain "$" or ".".`);
+    if (key.includes('$') || key.includes('.')) throw Errors.invalidNestedKey(`Nested key ${quote(key)} in ${field} must not contain "$" or ".".`);
     checkString(key, field);
     const item = decodeNested(value[key], field, depth);
     // Assigning "__proto__" would set a prototype: it is defined as data, as any other key is.
@@ -118,7 +119,7 @@ function decodeTyped(value: JsonObject, field: string): Decoded {
       return { value: { __type: 'Polygon', coordinates }, type: { type: 'Polygon' } };
     }
     default:
-      throw Errors.incorrectType(`Field ${field}: unknown __type ${JSON.stringify(value.__type)}.`);
+      throw Errors.incorrectType(`Field ${field}: unknown __type ${quote(value.__type, 40)}.`);
   }
 }
 
@@ -132,7 +133,7 @@ export function decodePointer(value: unknown, field: string): Pointer {
   if (!isPlainObject(value) || value.__type !== 'Pointer' || typeof value.className !== 'string' || typeof value.objectId !== 'string' || value.objectId.length === 0) {
     throw Errors.invalidPointer(`Field ${field}: a Pointer needs a className and an objectId.`);
   }
-  if (!isValidClassName(value.className)) throw Errors.invalidPointer(`Field ${field}: ${JSON.stringify(value.className.slice(0, 80))} is not a class name.`);
+  if (!isValidClassName(value.className)) throw Errors.invalidPointer(`Field ${field}: ${quote(value.className)} is not a class name.`);
   checkString(value.objectId, field);
   return { __type: 'Pointer', className: value.className, objectId: value.objectId };
 }

@@ -1,6 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, CATALOG, Errors } from '../errors/index.ts';
+import { MAX_JSON_NESTING, nestsDeeperThan } from '../encoding/json-nesting.ts';
 
 /**
  * Every body is read as JSON whatever its content type: the Parse JS SDK sends JSON as
@@ -36,8 +37,8 @@ const SUSPECT = /__proto__|\\u|[eE]\+?\d{3}|\d{309}/;
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
- * JSON.parse, then refusals with 107 for three things JSON.parse lets through but Basalt cannot
- * keep faithfully:
+ * JSON.parse, after refusing (107) text that nests deeper than MAX_JSON_NESTING levels, then
+ * refusals with 107 for three things JSON.parse lets through but Basalt cannot keep faithfully:
  * - a `__proto__` key: JSON.parse makes it an own property, but any later `out[key] = value`
  *   copy sets a prototype instead and the data silently disappears (fastify's own parser
  *   refuses it for the same reason);
@@ -46,6 +47,7 @@ const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff
  *   them, and an app must behave the same on either backend.
  */
 export function parseJsonBody(text: string): unknown {
+  if (nestsDeeperThan(text)) throw Errors.invalidJson(`The request body nests objects and arrays more than ${MAX_JSON_NESTING} levels deep.`);
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -9,6 +9,7 @@ import { innerScope, MAX_QUERY_NESTING, MAX_QUERY_TERMS, rootScope, type QuerySc
 import { access, FALSE, isArrayField, isPointer, isRelation, negate, relationHolds, resolveTarget, scalarOf, TRUE, type Target } from './target.ts';
 import { GEO_OPERATORS, parseGeo } from './operators/geo.ts';
 import { parseRelatedTo, parseSubquery, SUBQUERY_OPERATORS } from './operators/subquery.ts';
+import { quote } from '../errors/quote.ts';
 
 export { MAX_QUERY_NESTING, MAX_QUERY_TERMS } from './scope.ts';
 
@@ -68,8 +69,8 @@ function parseIn(where: unknown, scope: QueryScope): WhereNode {
       nodes.push(parseRelatedTo(value, scope));
       continue;
     }
-    if (key.startsWith('$')) throw Errors.invalidQuery(`Unknown top-level operator ${JSON.stringify(key.slice(0, 80))}.`);
-    scope.budget.terms += assertOperand(value, JSON.stringify(key.slice(0, 80)));
+    if (key.startsWith('$')) throw Errors.invalidQuery(`Unknown top-level operator ${quote(key)}.`);
+    scope.budget.terms += assertOperand(value, quote(key));
     if (scope.budget.terms > MAX_QUERY_TERMS) throw Errors.invalidQuery(`A query may hold at most ${MAX_QUERY_TERMS} values.`);
     nodes.push(parseField(key, value, scope));
   }
@@ -154,7 +155,7 @@ function parseConstraint(target: Target, op: string, operand: unknown, all: Reco
     case '$text':
       return text(target, operand, scope);
     default:
-      throw Errors.invalidQuery(`Unknown or unsupported operator ${JSON.stringify(op.slice(0, 80))} on ${target.name}.`);
+      throw Errors.invalidQuery(`Unknown or unsupported operator ${quote(op)} on ${target.name}.`);
   }
 }
 
@@ -173,10 +174,17 @@ function equality(target: Target, value: unknown): WhereNode {
     return { kind: 'arrayContains', field: field.field, value: scalar.value, as: scalar.as, ...(isPointer(value) ? { subKey: 'objectId' } : {}) };
   }
   if (Array.isArray(value) || (isPlainObject(value) && !('__type' in value))) {
+    // A field read as a string, number or boolean (objectId, createdAt, updatedAt, a typed
+    // field) never holds an object or an array: no object equals the value, as on any field
+    // of another type. An object with no "$" key is such a value, `{}` included.
+    if (field.as !== 'json') return FALSE;
     return { kind: 'jsonEquals', field: field.field, json: JSON.stringify(value) };
   }
   const scalar = scalarOf(target, value);
-  if (!scalar) throw Errors.invalidQuery(`Cannot compare ${target.name} with a ${String((value as { __type?: unknown }).__type ?? typeof value)} value.`);
+  if (!scalar) {
+    const type = isPlainObject(value) ? value.__type : typeof value;
+    throw Errors.invalidQuery(`Cannot compare ${target.name} with a ${typeof type === 'string' ? type.slice(0, 40) : quote(type, 40)} value.`);
+  }
   if (field.as !== 'json' && field.as !== scalar.as) return FALSE;
   return { kind: 'compare', field: field.field, op: 'eq', value: scalar.value, as: scalar.as };
 }

@@ -29,6 +29,11 @@ const LETTER_ESCAPES = new Set(['d', 'D', 'w', 'W', 's', 'S', 'b', 'B', 'n', 'r'
 /** Inside a class PostgreSQL has no complemented sets, and \B and \k mean nothing there. */
 const CLASS_ESCAPES = new Set(['d', 'w', 's', 'b', 'n', 'r', 't', 'f', 'v', 'c', 'x', 'u']);
 
+/** A `{` that starts a quantifier (any other `{` is a literal to JavaScript without the u flag). */
+const QUANTIFIER = /\{(\d+)(?:,(\d*))?\}/y;
+/** PostgreSQL refuses a bound over 255 (its RE_DUP_MAX) as an invalid pattern. */
+const MAX_REPETITION = 255;
+
 function refuse(what: string): never {
   throw Errors.invalidQuery(`$regex: ${what} is not supported.`);
 }
@@ -112,6 +117,13 @@ export function toCommonSubset(source: string): string {
         out += opening;
         i += opening.length;
         continue;
+      }
+      if (c === '{') {
+        QUANTIFIER.lastIndex = i;
+        const counts = QUANTIFIER.exec(source);
+        if (counts && counts.slice(1).some((count) => count !== undefined && count !== '' && Number(count) > MAX_REPETITION)) {
+          refuse(`a repetition count over ${MAX_REPETITION} (${counts[0]})`);
+        }
       }
       out += c;
       i++;

@@ -34,9 +34,17 @@ describe('translateRegex', () => {
       ['\\p{L}', undefined], ['[]', undefined], ['[^]a', undefined], ['\\1', undefined], ['(a)\\2', undefined], ['\\0', undefined],
       ['\\k<x>', undefined], ['[\\W]', undefined], ['\\q', undefined], ['\\y', undefined], ['[[:foo:]]', undefined], ['[[:^alpha:]]', undefined],
       ['\\x4', undefined], ['\\u12', undefined], ['\\c1', undefined],
+      // PostgreSQL takes repetition counts up to 255 only.
+      ['a{256}', undefined], ['a{1,300}', undefined], ['a{256,}', undefined], ['(ab){0,1000}', 'i'], ['a{000000000000000000000000000000256}', undefined], ['a{2 56}', 'x'],
     ] as const;
     for (const [pattern, options] of refused) {
       assert.throws(() => translateRegex(pattern, options), (error: any) => error.code === 102);
+    }
+  });
+
+  it('takes repetition counts up to 255, and a { that starts no quantifier as a literal', () => {
+    for (const pattern of ['a{255}', 'a{0,255}', 'a{255,}', 'a{000255}', 'a{,300}', 'a{ 256}', 'x{256', '[a{256}]', '\\{256}']) {
+      assert.equal(translateRegex(pattern, undefined).source, pattern, pattern);
     }
   });
 

@@ -1,6 +1,7 @@
 import { Errors } from '../errors/index.ts';
 import type { RegexPattern } from './ast.ts';
 import { toCommonSubset } from './regex-subset.ts';
+import { quote } from '../errors/quote.ts';
 
 /**
  * A `$regex` after translation (ast.ts `RegexPattern`): `source` is a JavaScript pattern in the
@@ -33,7 +34,7 @@ export function translateRegex(pattern: unknown, options: unknown): RegexPattern
     // Without the u flag: SQLite's regexp() runs the pattern so (src/storage/sqlite/driver.ts).
     new RegExp(source);
   } catch {
-    throw Errors.invalidQuery(`Invalid regular expression: ${JSON.stringify(pattern.slice(0, 100))}.`);
+    throw Errors.invalidQuery(`Invalid regular expression: ${quote(pattern, 100)}.`);
   }
   const caseInsensitive = flags.has('i');
   const literal = caseInsensitive || flags.has('m') ? null : literalPrefix(source);

@@ -4,6 +4,7 @@ import type { ClassSchema, FieldType } from '../schema/types.ts';
 import type { FieldRef, Scalar, StoredReading, SubQuery, ValueKind, WhereNode } from './ast.ts';
 import { storedReading } from '../schema/indexes.ts';
 import { fieldAccess } from './fields.ts';
+import { quote } from '../errors/quote.ts';
 
 export const FALSE: WhereNode = Object.freeze({ kind: 'const', value: false });
 export const TRUE: WhereNode = Object.freeze({ kind: 'const', value: true });
@@ -25,10 +26,10 @@ export interface Target {
 
 export function resolveTarget(key: string, schema: ClassSchema | null): Target {
   const segments = key.split('.');
-  if (!segments.every((segment) => SEGMENT.test(segment))) throw Errors.invalidKeyName(`Invalid key in query: ${JSON.stringify(key.slice(0, 80))}.`);
+  if (!segments.every((segment) => SEGMENT.test(segment))) throw Errors.invalidKeyName(`Invalid key in query: ${quote(key)}.`);
   const name = segments[0]!;
   // Fields starting with "_" are the server's own (password hashes, tokens): not queryable.
-  if (name.startsWith('_')) throw Errors.invalidKeyName(`Invalid key in query: ${JSON.stringify(key.slice(0, 80))}.`);
+  if (name.startsWith('_')) throw Errors.invalidKeyName(`Invalid key in query: ${quote(key)}.`);
   const builtIn = name === 'objectId' || name === 'createdAt' || name === 'updatedAt';
   // Own fields only: "constructor" or "toString" are field names like any other, not inherited methods.
   const type = builtIn || !schema || !Object.hasOwn(schema.fields, name) ? undefined : schema.fields[name];

@@ -3,6 +3,7 @@ import { decodeValue, isPlainObject } from '../encoding/values.ts';
 import type { ConfigParam } from '../storage/sql-config.ts';
 import { withFileUrls } from './render.ts';
 import { ok, type RequestContext, type Result } from './context.ts';
+import { quote } from '../errors/quote.ts';
 
 const MAX_NAME = 128;
 
@@ -37,7 +38,7 @@ export async function updateConfig(ctx: RequestContext, body: unknown): Promise<
   for (const [name, value] of Object.entries(body.params)) {
     checkName(name);
     if (isPlainObject(value) && '__op' in value) {
-      if (value.__op !== 'Delete') throw Errors.commandUnavailable(`Config parameters take only the Delete operator; got ${JSON.stringify(value.__op)?.slice(0, 40)}.`);
+      if (value.__op !== 'Delete') throw Errors.commandUnavailable(`Config parameters take only the Delete operator; got ${quote(value.__op, 40)}.`);
       remove.push(name);
       continue;
     }

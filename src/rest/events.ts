@@ -2,6 +2,7 @@ import { Errors } from '../errors/index.ts';
 import { isPlainObject, normalizeIso } from '../encoding/values.ts';
 import type { EventCountQuery, TrackedEvent } from '../storage/port.ts';
 import { ok, type RequestContext, type Result } from './context.ts';
+import { quote } from '../errors/quote.ts';
 
 /** Spec 2.13 and 8: only the first eight dimension pairs of an event are kept. */
 const KEPT_DIMENSIONS = 8;
@@ -42,7 +43,7 @@ function parseEvent(name: string, body: unknown, now: number): TrackedEvent {
 function parseEventName(name: string): string {
   if (!EVENT_NAME.test(name)) {
     throw Errors.invalidEventName(
-      `Invalid event name ${JSON.stringify(name.slice(0, 80))}: 1 to 64 letters, digits, spaces, "_", "-", "." or ":", starting with a letter or digit and not ending with a space.`,
+      `Invalid event name ${quote(name)}: 1 to 64 letters, digits, spaces, "_", "-", "." or ":", starting with a letter or digit and not ending with a space.`,
     );
   }
   return name;
@@ -120,6 +121,6 @@ function parseTime(value: unknown, param: string): number {
   try {
     return Date.parse(normalizeIso(DATE_ONLY.test(value) ? `${value}T00:00:00Z` : value, param));
   } catch {
-    throw Errors.invalidQuery(`${param} ${JSON.stringify(value.slice(0, 80))} is not an ISO 8601 time such as 2024-01-31T12:00:00Z, or a date such as 2024-01-31.`);
+    throw Errors.invalidQuery(`${param} ${quote(value)} is not an ISO 8601 time such as 2024-01-31T12:00:00Z, or a date such as 2024-01-31.`);
   }
 }

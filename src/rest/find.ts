@@ -1,4 +1,5 @@
 import { Errors } from '../errors/index.ts';
+import { MAX_JSON_NESTING, nestsDeeperThan } from '../encoding/json-nesting.ts';
 import { parseOrder, parseQuery } from '../query/parse.ts';
 import { secure } from '../query/secure.ts';
 import { innerScopeOf } from '../auth/sessions.ts';
@@ -124,8 +125,13 @@ function queryGuard(ctx: RequestContext, schemas: ReadonlyMap<string, ClassSchem
   };
 }
 
+/**
+ * A query parameter that holds JSON (`where`). The SDK body form sends it parsed, within the
+ * body's nesting bound (http/body.ts); as text it is held to the same bound.
+ */
 export function parseJsonParam(value: unknown, name: string): unknown {
   if (typeof value !== 'string') return value;
+  if (nestsDeeperThan(value)) throw Errors.invalidJson(`${name} nests objects and arrays more than ${MAX_JSON_NESTING} levels deep.`);
   try {
     return JSON.parse(value);
   } catch {

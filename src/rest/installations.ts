@@ -9,6 +9,7 @@ import { insertObject, modifyObject, notFound, readObject, removeObject } from '
 import { queryClass, type FindParams } from './find.ts';
 import type { Shape } from './shape.ts';
 import { ok, principals, type RequestContext, type Result } from './context.ts';
+import { quote } from '../errors/quote.ts';
 
 export const INSTALLATION = '_Installation';
 
@@ -229,7 +230,7 @@ function checkFields(input: Fields, mode: 'create' | 'update'): Fields {
   const deleted = (field: string) => mode === 'update' && isDelete(fields[field]);
   if (Object.hasOwn(fields, 'deviceType') && !deleted('deviceType')) {
     const value = fields.deviceType;
-    if (typeof value !== 'string' || !DEVICE_TYPES.has(value)) throw Errors.invalidDeviceType(`deviceType must be one of ${[...DEVICE_TYPES].join(', ')}; got ${JSON.stringify(value)?.slice(0, 80)}.`);
+    if (typeof value !== 'string' || !DEVICE_TYPES.has(value)) throw Errors.invalidDeviceType(`deviceType must be one of ${[...DEVICE_TYPES].join(', ')}; got ${quote(value)}.`);
   }
   if (Object.hasOwn(fields, 'installationId') && !deleted('installationId')) fields.installationId = installationIdOf(fields.installationId);
   if (Object.hasOwn(fields, 'pushType') && !deleted('pushType') && typeof fields.pushType !== 'string') throw Errors.incorrectType('pushType must be a string.');
@@ -241,13 +242,13 @@ function checkFields(input: Fields, mode: 'create' | 'update'): Fields {
   if (Object.hasOwn(fields, 'GCMSenderId') && !isDelete(fields.GCMSenderId) && typeof fields.GCMSenderId !== 'string') throw Errors.incorrectType('GCMSenderId must be a string.');
   if (Object.hasOwn(fields, 'channels')) checkChannels(fields.channels);
   if (Object.hasOwn(fields, 'timeZone') && !isDelete(fields.timeZone) && !isTimeZone(fields.timeZone)) {
-    throw Errors.validationError(`timeZone must be an IANA time zone name such as "Europe/Paris"; got ${JSON.stringify(fields.timeZone)?.slice(0, 80)}.`);
+    throw Errors.validationError(`timeZone must be an IANA time zone name such as "Europe/Paris"; got ${quote(fields.timeZone)}.`);
   }
   return fields;
 }
 
 function installationIdOf(value: unknown): string {
-  if (typeof value !== 'string' || !UUID.test(value)) throw Errors.invalidInstallationId(`installationId must be a UUID; got ${JSON.stringify(value)?.slice(0, 80)}.`);
+  if (typeof value !== 'string' || !UUID.test(value)) throw Errors.invalidInstallationId(`installationId must be a UUID; got ${quote(value)}.`);
   return value.toLowerCase();
 }
 
@@ -256,13 +257,13 @@ function checkChannels(value: unknown): void {
   if (isDelete(value)) return;
   let names = value;
   if (isPlainObject(value) && '__op' in value) {
-    if (value.__op !== 'Add' && value.__op !== 'AddUnique' && value.__op !== 'Remove') throw Errors.invalidChannelName(`channels cannot take the ${JSON.stringify(value.__op)} operator.`);
+    if (value.__op !== 'Add' && value.__op !== 'AddUnique' && value.__op !== 'Remove') throw Errors.invalidChannelName(`channels cannot take the ${quote(value.__op, 40)} operator.`);
     names = value.objects;
   }
   if (!Array.isArray(names)) throw Errors.invalidChannelName('channels must be an array of channel names.');
   for (const name of names) {
     if (typeof name !== 'string' || !CHANNEL.test(name)) {
-      throw Errors.invalidChannelName(`Invalid channel name ${JSON.stringify(name)?.slice(0, 80)}: a channel starts with a letter and holds letters, digits, "_" and "-" (or is "" for everyone).`);
+      throw Errors.invalidChannelName(`Invalid channel name ${quote(name)}: a channel starts with a letter and holds letters, digits, "_" and "-" (or is "" for everyone).`);
     }
   }
 }

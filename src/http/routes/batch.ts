@@ -3,12 +3,13 @@ import { isPlainObject } from '../../encoding/values.ts';
 import { runBatch, type BatchCommand } from '../../rest/batch.ts';
 import type { RequestContext } from '../../rest/context.ts';
 import type { AppRoute, Method, RouteTable } from '../route.ts';
+import { quote } from '../../errors/quote.ts';
 
 /** Spec 4.1 batch: commands are dispatched through the same route table as direct requests. */
 export function batchRoute(table: () => RouteTable): AppRoute {
   const dispatch = async (ctx: RequestContext, command: BatchCommand) => {
     const [path, search = ''] = command.path.split('?');
-    if (!path!.startsWith('/1/')) throw Errors.invalidJson(`Batch paths start with /1/: ${JSON.stringify(command.path.slice(0, 100))}.`);
+    if (!path!.startsWith('/1/')) throw Errors.invalidJson(`Batch paths start with /1/: ${quote(command.path, 100)}.`);
     const matched = table().match(command.method as Method, path!);
     if (!matched || matched.route.path === '/1/batch') throw Errors.commandUnavailable(`No endpoint at ${command.method} ${path!.slice(0, 200)} for a batch.`);
     // The same rule as for a direct request: a body, when there is one, is a JSON object.

@@ -53,6 +53,10 @@ export function parseSubquery(target: Target, op: string, operand: unknown, scop
     as = selecting ? asKind(selected.as) : 'text';
     element = selecting ? { as } : { as: 'text', subKey: 'objectId' };
   } else if (selecting) {
+    // A field that holds one kind of value (string, number, boolean) never equals a key that
+    // holds another: a number 1 is neither "1" nor true. Reading either as the other's kind
+    // would cast (and fail on PostgreSQL) or compare what SQLite stores alike (1 and true).
+    if (outer.as !== 'json' && selected.as !== 'json' && outer.as !== selected.as) return positive ? FALSE : TRUE;
     as = outer.as !== 'json' ? outer.as : asKind(selected.as);
   } else {
     if (target.type?.type !== 'Pointer' && target.name !== 'objectId') throw Errors.invalidQuery(`${op} needs a Pointer field; ${target.name} is not one.`);

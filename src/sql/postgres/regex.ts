@@ -1,5 +1,6 @@
 import type { RegexPattern } from '../../query/ast.ts';
 import { capturingGroups } from '../../query/regex-subset.ts';
+import { caseVariantsOfCodeUnit } from '../../query/regex-case.ts';
 import { caseVariants, irregularLowerCases, isSeparator, SEPARATORS } from '../../query/words.ts';
 
 /**
@@ -75,33 +76,10 @@ export function wordPattern(word: string): string {
   return `(?s)(?:^|${separator})${body.join('')}(?:$|${separator})`;
 }
 
-let canonicalGroups: Map<string, string[]> | null = null;
-
-/** JavaScript's case folding without the u flag (ECMA-262 Canonicalize): upper case, kept in one code unit, never from non-ASCII to ASCII. */
-function canonical(char: string): string {
-  const upper = char.toUpperCase();
-  if (upper.length !== 1) return char;
-  if (char.charCodeAt(0) >= 128 && upper.charCodeAt(0) < 128) return char;
-  return upper;
-}
-
 /** The characters JavaScript's i option treats as `char` (only non-ASCII ones need spelling out). */
-function regexVariants(char: string): string[] {
+function regexVariants(char: string): readonly string[] {
   if (char.length !== 1 || char.charCodeAt(0) < 128) return [char];
-  if (!canonicalGroups) {
-    canonicalGroups = new Map();
-    for (let code = 128; code <= 0xffff; code++) {
-      if (code >= 0xd800 && code <= 0xdfff) continue;
-      const c = String.fromCharCode(code);
-      const key = canonical(c);
-      if (key === c && c.toLowerCase() === c) continue;
-      const group = canonicalGroups.get(key) ?? [];
-      group.push(c);
-      canonicalGroups.set(key, group);
-    }
-    for (const [key, group] of canonicalGroups) if (!group.includes(key)) group.push(key);
-  }
-  return canonicalGroups.get(canonical(char)) ?? [char];
+  return caseVariantsOfCodeUnit(char);
 }
 
 export function escapeCode(code: number): string {

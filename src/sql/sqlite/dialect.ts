@@ -2,6 +2,7 @@ import { SqlCompiler } from '../compiler.ts';
 import { ident, safeKey, schemaIndexName, type Params } from '../params.ts';
 import type { ElementOf, FieldRef, IndexHint, LatLng, RegexPattern, TextIndexRef, ValueKind } from '../../query/ast.ts';
 import type { Row, SqlParam } from '../../storage/driver.ts';
+import { mayBacktrack, sqliteRegex, TIMED_REGEXP } from './regex.ts';
 
 /**
  * The JSON path of a field, as an SQL expression. A segment of digits below the top level indexes
@@ -125,9 +126,9 @@ export class SqliteCompiler extends SqlCompiler {
     return { from, element };
   }
   regexMatch(expr: string, pattern: RegexPattern, params: Params): string {
-    // driver.ts registers regexp(); it reads JavaScript flags from a leading "(?ims)".
-    const flags = `${pattern.caseInsensitive ? 'i' : ''}${pattern.multiline ? 'm' : ''}${pattern.dotAll ? 's' : ''}`;
-    return `regexp(${params.add(flags ? `(?${flags})${pattern.source}` : pattern.source)}, ${expr})`;
+    // driver.ts registers regexp() and its timed twin; they read JavaScript flags from a leading "(?ims)".
+    const source = sqliteRegex(pattern);
+    return `${mayBacktrack(source) ? TIMED_REGEXP : 'regexp'}(${params.add(source)}, ${expr})`;
   }
   pointInPolygon(latitude: string, longitude: string, polygon: readonly LatLng[], params: Params): string {
     return `basalt_point_in_polygon(${latitude}, ${longitude}, ${params.add(JSON.stringify(polygon.map((p) => [p.latitude, p.longitude])))}) = 1`;

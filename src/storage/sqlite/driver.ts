@@ -4,6 +4,10 @@ import { sqliteDialect } from '../../sql/sqlite/dialect.ts';
 import { LookupBatcher } from '../lookup-batcher.ts';
 import { multiRowInsert } from '../multi-row.ts';
 import { pointInPolygon, textMatch, textWords } from '../../sql/sqlite/functions.ts';
+import { TIMED_REGEXP } from '../../sql/sqlite/regex.ts';
+import { runWithin } from './timed.ts';
+
+const TIMED_CALL = `${TIMED_REGEXP}(`;
 
 type Statement = Database.Statement<unknown[], Row>;
 
@@ -37,10 +41,13 @@ export class SqliteDriver implements SqlDriver {
     // Prepared once: exec() would parse these statements again on every commit.
     this.control = { begin: this.db.prepare('BEGIN IMMEDIATE'), commit: this.db.prepare('COMMIT'), rollback: this.db.prepare('ROLLBACK') };
     // SQLite has no REGEXP function of its own; the query compiler relies on this one.
-    this.db.function('regexp', { deterministic: true }, (pattern: unknown, value: unknown) => {
+    const regexp = (pattern: unknown, value: unknown) => {
       if (typeof value !== 'string' || typeof pattern !== 'string') return 0;
       return cachedRegExp(pattern).test(value) ? 1 : 0;
-    });
+    };
+    this.db.function('regexp', { deterministic: true }, regexp);
+    // The same function, for patterns that may backtrack: a statement calling it runs under a time limit (allNow).
+    this.db.function(TIMED_REGEXP, { deterministic: true }, regexp);
     this.db.function('basalt_point_in_polygon', { deterministic: true }, pointInPolygon);
     this.db.function('basalt_text_match', { deterministic: true }, textMatch);
     this.db.function('basalt_text_words', { deterministic: true }, textWords);
@@ -231,6 +238,7 @@ export class SqliteDriver implements SqlDriver {
       statement.run(...args);
       return [];
     }
+    if (sql.includes(TIMED_CALL)) return runWithin(() => rowsOf(statement, statement.all(...args) as unknown as unknown[][]));
     return rowsOf(statement, statement.all(...args) as unknown as unknown[][]);
   }
 
