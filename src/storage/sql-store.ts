@@ -1,7 +1,10 @@
-import { StaleSchema, UniqueViolation, type AppStore, type ObjectWrite, type Principals, type RelationChange, type SharedSlots, type StoredObject } from './port.ts';
+import { StaleSchema, UniqueViolation, type AggregateRow, type AppStore, type ObjectWrite, type Principals, type RelationChange, type SharedSlots, type StoredObject } from './port.ts';
 import type { SqlExecutor, SqlParam, Row, StatementOptions } from './driver.ts';
 import type { FindQuery, WhereNode } from '../query/ast.ts';
 import type { CompiledSql } from '../sql/compiler.ts';
+import type { AggregatePlan, DistinctQuery } from '../query/aggregate/ast.ts';
+import { compileAggregate } from '../sql/aggregate.ts';
+import { compileDistinct } from '../sql/distinct.ts';
 import { AppNamespace } from './namespace.ts';
 import { SqlSchemaStore } from './sql-schema-store.ts';
 import { SqlEventStore } from './sql-events.ts';
@@ -149,6 +152,19 @@ export class SqlAppStore implements AppStore {
     const { sql, params } = compiled.statement;
     const rows = await this.query(sql, params, VALUE_PLANNED);
     return Number(rows[0]?.n ?? 0);
+  }
+
+  async aggregate(className: string, plan: AggregatePlan, maxRows: number): Promise<AggregateRow[]> {
+    const { sql, params } = compileAggregate(this.dialect, this.tables, className, plan, maxRows);
+    const rows = await this.query(sql, params, VALUE_PLANNED);
+    return rows.map((row) => ({ ...(row.objectId === undefined ? {} : { objectId: String(row.objectId), createdAt: String(row.createdAt), updatedAt: String(row.updatedAt) }), data: JSON.parse(String(row.data)) as Record<string, unknown> }));
+  }
+
+  async distinct(className: string, query: DistinctQuery, maxRows: number): Promise<unknown[]> {
+    const { sql, params } = compileDistinct(this.dialect, this.tables, className, query, maxRows);
+    const rows = await this.query(sql, params, VALUE_PLANNED);
+    // Elements and untyped values are selected as JSON text.
+    return rows.map((row) => (query.kind === 'scalar' ? row._v : JSON.parse(String(row._v))));
   }
 
   /**
