@@ -55,7 +55,9 @@ async function answer(ctx: RequestContext, className: string, params: Readonly<R
     return ok({ results: values.map((value) => distinctValue(query, value)) });
   }
   // A where beside a pipeline filters first, as the JS SDK's query.aggregate() puts it.
-  const pipeline = isPlainObject(where) && Object.keys(where).length > 0 ? [{ $match: where }, ...(stages ?? [])] : (stages ?? []);
+  if (where !== undefined && where !== null && !isPlainObject(where)) throw Errors.invalidQuery('where must be a JSON object.');
+  const filters = isPlainObject(where) && Object.keys(where).length > 0;
+  const pipeline = filters ? [{ $match: where }, ...(stages ?? [])] : (stages ?? []);
   const plan = parsePipeline(pipeline, schema, schemaOf);
   if (!schema) return ok({ results: [] });
   const run = () => ctx.app.store.aggregate(className, plan, MAX_AGGREGATE_RESULTS);

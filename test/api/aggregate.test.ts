@@ -137,6 +137,17 @@ eachBackend('aggregate', (target) => {
       ]);
     });
 
+    it('$match after $group reads Boolean and Date keys and Date accumulators as typed values', async () => {
+      assert.deepEqual(await results([{ $group: { _id: '$active', n: { $sum: 1 } } }, { $match: { objectId: true } }]), [{ objectId: true, n: 3 }]);
+      const byDay = { $group: { _id: '$when', n: { $sum: 1 } } };
+      assert.deepEqual(await results([byDay, { $match: { objectId: { $gte: date('2024-02-01T00:00:00.000Z') } } }]), [
+        { objectId: date('2024-02-01T00:00:00.000Z'), n: 1 },
+        { objectId: date('2024-03-01T00:00:00.000Z'), n: 1 },
+      ]);
+      const latest = { $group: { _id: '$team', last: { $max: '$when' } } };
+      assert.deepEqual(await results([latest, { $match: { last: { $lt: date('2024-02-15T00:00:00.000Z') } } }, { $project: { _id: 1 } }]), [{ objectId: 'red' }]);
+    });
+
     it('$sort, $skip and $limit on groups', async () => {
       const pipeline = [{ $group: { _id: '$team', n: { $sum: 1 } } }, { $sort: { n: -1, objectId: 1 } }];
       assert.deepEqual(await results(pipeline), [
@@ -305,6 +316,27 @@ eachBackend('aggregate', (target) => {
       await refused(await run([{ $project: { team: 1 } }, { $group: { _id: '$score' } }]), 400, 102, /removed/);
       await refused(await app.get(`/1/aggregate/${cls}`, { ...MASTER, query: { distinct: 'team', pipeline: [] } }), 400, 102, /distinct/);
       await refused(await run([], { explain: true }), 400, 102, /explain/);
+      await refused(await run([], { where: [1] }), 400, 102, /where must be a JSON object/);
+    });
+
+    it('odd shapes anywhere: a 400 with {code, error}, never a fault', async () => {
+      const odd: unknown[] = [
+        [null], [[]], [{ $match: [] }], [{ $match: null }], [{ $group: null }], [{ $group: [] }], [{ $group: { _id: 5 } }], [{ $group: { _id: '' } }],
+        [{ $group: { _id: '$' } }], [{ $group: { _id: '$team', objectId: '$team' } }], [{ $group: { _id: null, n: 1 } }], [{ $group: { _id: null, n: { $sum: '$score.x' } } }],
+        [{ $group: { _id: null, n: { $sum: null } } }], [{ $group: { _id: null, n: { $count: 1 } } }], [{ $group: { _id: null, __proto__x: { $sum: 1 } } }],
+        [{ $sort: {} }], [{ $sort: { '': 1 } }], [{ $sort: [] }], [{ $project: {} }], [{ $project: { '': 1 } }], [{ $project: { 'a.b': 1 } }], [{ $count: '' }], [{ $count: 5 }],
+        [{ $limit: '5' }], [{ $limit: 1e300 }], [{ $skip: -1 }], [{ $group: { _id: '$team' } }, { $sort: { updatedAt: 1 } }], [{ $count: 'n' }, { $match: { objectId: 'x' } }],
+        [{ $group: { _id: '$team' } }, { $match: { $relatedTo: { object: { __type: 'Pointer', className: cls, objectId: 'x' }, key: 'r' } } }],
+        [{ $group: { _id: '$when', n: { $sum: 1 } } }, { $match: { 'objectId.iso': 'x' } }],
+        Array.from({ length: 51 }, () => ({ $match: {} })),
+        [{ $group: Object.fromEntries([['_id', null], ...Array.from({ length: 41 }, (_, i) => [`f${i}`, { $sum: 1 }])]) }],
+      ];
+      for (const pipeline of odd) {
+        const response = await run(pipeline);
+        assert.equal(response.status, 400, `${JSON.stringify(pipeline).slice(0, 200)} → ${response.status} ${response.text}`);
+        assert.deepEqual(Object.keys(response.body).sort(), ['code', 'error']);
+        assert.ok([102, 105].includes(response.body.code), `${JSON.stringify(pipeline).slice(0, 200)} → ${response.text}`);
+      }
     });
 
     it('field names that fail validation, injection attempts included: 105', async () => {

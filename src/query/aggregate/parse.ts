@@ -46,6 +46,7 @@ export function parsePipeline(pipeline: unknown, schema: ClassSchema | null, sch
     const [name, spec] = stageOf(stage);
     switch (name) {
       case '$match': {
+        if (!isPlainObject(spec)) throw Errors.invalidQuery('$match needs an object: a query as `where` takes it.');
         if (rows.skip > 0 || rows.limit !== null) close(false);
         const parsed = parseQuery(renameKeys(spec, shape.kind === 'grouped', (key) => fieldName(shape, key, '$match')), schemaOfShape(shape), schemaOf);
         regex ||= parsed.regex;
