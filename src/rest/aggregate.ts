@@ -4,7 +4,7 @@ import { parsePipeline } from '../query/aggregate/parse.ts';
 import { parseDistinct } from '../query/aggregate/distinct.ts';
 import type { AggregateOutput, DistinctQuery } from '../query/aggregate/ast.ts';
 import type { ClassSchema } from '../schema/types.ts';
-import { StaleSchema, type AggregateRow } from '../storage/port.ts';
+import { NumberOverflow, StaleSchema, type AggregateRow } from '../storage/port.ts';
 import { ok, type RequestContext, type Result } from './context.ts';
 import { assertGenericClass } from './class-access.ts';
 import { parseJsonParam } from './find.ts';
@@ -60,7 +60,11 @@ async function answer(ctx: RequestContext, className: string, params: Readonly<R
   const pipeline = filters ? [{ $match: where }, ...(stages ?? [])] : (stages ?? []);
   const plan = parsePipeline(pipeline, schema, schemaOf);
   if (!schema) return ok({ results: [] });
-  const run = () => ctx.app.store.aggregate(className, plan, MAX_AGGREGATE_RESULTS);
+  const run = () =>
+    ctx.app.store.aggregate(className, plan, MAX_AGGREGATE_RESULTS).catch((error: unknown) => {
+      if (error instanceof NumberOverflow) throw Errors.invalidQuery('A $sum or $avg of this pipeline goes past the largest number (about 1.8e308).');
+      throw error;
+    });
   const rows = plan.regex ? await withRegexSlot(ctx, run) : await run();
   if (rows.length > MAX_AGGREGATE_RESULTS) throw Errors.invalidQuery(`An aggregate answers at most ${MAX_AGGREGATE_RESULTS} results: add a $limit or a $match.`);
   return ok({ results: rows.map((row) => renderRow(ctx, schema, plan.output, row)) });

@@ -157,6 +157,16 @@ export class StaleSchema extends Error {
   }
 }
 
+/**
+ * An aggregate computed a number past the largest double: PostgreSQL refuses the sum, SQLite
+ * makes it infinite, and JSON can hold neither.
+ */
+export class NumberOverflow extends Error {
+  constructor() {
+    super('an aggregate number overflowed');
+  }
+}
+
 /** Numbered slots of a key that every server process on one database takes from. */
 export interface SharedSlots {
   /** Takes a free slot among the first `count` of `key`; null when every one is held. */

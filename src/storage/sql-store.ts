@@ -1,4 +1,4 @@
-import { StaleSchema, UniqueViolation, type AggregateRow, type AppStore, type ObjectWrite, type Principals, type RelationChange, type SharedSlots, type StoredObject } from './port.ts';
+import { NumberOverflow, StaleSchema, UniqueViolation, type AggregateRow, type AppStore, type ObjectWrite, type Principals, type RelationChange, type SharedSlots, type StoredObject } from './port.ts';
 import type { SqlExecutor, SqlParam, Row, StatementOptions } from './driver.ts';
 import type { FindQuery, WhereNode } from '../query/ast.ts';
 import type { CompiledSql } from '../sql/compiler.ts';
@@ -156,8 +156,18 @@ export class SqlAppStore implements AppStore {
 
   async aggregate(className: string, plan: AggregatePlan, maxRows: number): Promise<AggregateRow[]> {
     const { sql, params } = compileAggregate(this.dialect, this.tables, className, plan, maxRows);
-    const rows = await this.query(sql, params, VALUE_PLANNED);
-    return rows.map((row) => ({ ...(row.objectId === undefined ? {} : { objectId: String(row.objectId), createdAt: String(row.createdAt), updatedAt: String(row.updatedAt) }), data: JSON.parse(String(row.data)) as Record<string, unknown> }));
+    let rows: Row[];
+    try {
+      rows = await this.query(sql, params, VALUE_PLANNED);
+    } catch (error) {
+      throw this.ns.driver.outOfRange(error) ? new NumberOverflow() : error;
+    }
+    return rows.map((row) => {
+      const data = JSON.parse(String(row.data)) as Record<string, unknown>;
+      // SQLite writes an infinite sum into JSON as 9.0e+999, which parses as Infinity.
+      if (row.objectId === undefined && Object.values(data).some((value) => typeof value === 'number' && !Number.isFinite(value))) throw new NumberOverflow();
+      return { ...(row.objectId === undefined ? {} : { objectId: String(row.objectId), createdAt: String(row.createdAt), updatedAt: String(row.updatedAt) }), data };
+    });
   }
 
   async distinct(className: string, query: DistinctQuery, maxRows: number): Promise<unknown[]> {

@@ -339,6 +339,17 @@ eachBackend('aggregate', (target) => {
       }
     });
 
+    it('a sum or an average past the largest number: 102 on both backends', async () => {
+      const huge = unique('Huge');
+      for (let i = 0; i < 2; i++) assert.equal((await app.post(`/1/classes/${huge}`, { score: 1e308 })).status, 201);
+      for (const accumulator of [{ $sum: '$score' }, { $avg: '$score' }, { $sum: 1e308 }]) {
+        const response = await app.get(`/1/aggregate/${huge}`, { ...MASTER, query: { pipeline: [{ $group: { _id: null, v: accumulator } }] } });
+        await refused(response, 400, 102, /largest number/);
+      }
+      const fine = await app.get(`/1/aggregate/${huge}`, { ...MASTER, query: { pipeline: [{ $group: { _id: null, v: { $max: '$score' } } }] } });
+      assert.deepEqual(fine.body, { results: [{ objectId: null, v: 1e308 }] });
+    });
+
     it('field names that fail validation, injection attempts included: 105', async () => {
       await refused(await run([{ $group: { _id: '$team"; DROP TABLE x; --' } }]), 400, 105);
       await refused(await run([{ $group: { _id: null, "n') FROM x; --": { $sum: 1 } } }]), 400, 105);
