@@ -63,8 +63,8 @@ export interface DocumentProjection {
 /** What the last level's rows are, and which of their fields are answered. */
 export type AggregateOutput =
   | { readonly kind: 'documents'; readonly projection: DocumentProjection }
-  /** `fields`: the answered fields of the group document in order; `keyName` is answered as `objectId`. */
-  | { readonly kind: 'grouped'; readonly keyName: string; readonly fields: readonly { readonly name: string; readonly type: OutputType }[] };
+  /** `fields`: the answered fields of the group document in order; `keyName` (null after `$count`) is answered as `objectId`. */
+  | { readonly kind: 'grouped'; readonly keyName: string | null; readonly fields: readonly { readonly name: string; readonly type: OutputType }[] };
 
 export interface AggregatePlan {
   readonly levels: readonly Level[];

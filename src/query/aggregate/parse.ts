@@ -136,7 +136,7 @@ function renameKeys(where: unknown, grouped: boolean, rename: (key: string) => s
 
 function outputOf(shape: Shape): AggregateOutput {
   if (shape.kind === 'documents') return { kind: 'documents', projection: shape.projection };
-  return { kind: 'grouped', keyName: shape.keyName ?? '', fields: shape.fields.filter((field) => field.visible).map(({ name, type }) => ({ name, type })) };
+  return { kind: 'grouped', keyName: shape.keyName, fields: shape.fields.filter((field) => field.visible).map(({ name, type }) => ({ name, type })) };
 }
 
 /** The group key of the documents below, ascending: how group documents are ordered by default. */
