@@ -328,6 +328,7 @@ eachBackend('aggregate', (target) => {
         [{ $limit: '5' }], [{ $limit: 1e300 }], [{ $skip: -1 }], [{ $group: { _id: '$team' } }, { $sort: { updatedAt: 1 } }], [{ $count: 'n' }, { $match: { objectId: 'x' } }],
         [{ $group: { _id: '$team' } }, { $match: { $relatedTo: { object: { __type: 'Pointer', className: cls, objectId: 'x' }, key: 'r' } } }],
         [{ $group: { _id: '$when', n: { $sum: 1 } } }, { $match: { 'objectId.iso': 'x' } }],
+        [{ $group: { _id: '$team' } }, { $match: { key: 'red' } }],
         Array.from({ length: 51 }, () => ({ $match: {} })),
         [{ $group: Object.fromEntries([['_id', null], ...Array.from({ length: 41 }, (_, i) => [`f${i}`, { $sum: 1 }])]) }],
       ];

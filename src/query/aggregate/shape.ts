@@ -56,7 +56,8 @@ export function fieldName(shape: Shape, key: string, stage: string): string {
     if (!visibleInDocuments(shape.projection, top)) throw Errors.invalidQuery(`${stage} reads ${JSON.stringify(top.slice(0, 80))}, which an earlier $project removed.`);
     return [top, ...rest].join('.');
   }
-  const name = top === 'objectId' ? shape.keyName : top;
+  // The key's own field name is the document's affair: stages name the key objectId or _id.
+  const name = top === 'objectId' ? shape.keyName : top === shape.keyName ? null : top;
   const field = shape.fields.find((candidate) => candidate.name === name);
   if (name === null || !field || !field.visible) {
     throw Errors.invalidQuery(`${stage} reads ${JSON.stringify(top.slice(0, 80))}, which is not a field of the ${shape.keyName === null ? '$count' : '$group'} before it.`);
