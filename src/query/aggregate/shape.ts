@@ -87,7 +87,7 @@ export function valueOf(shape: Shape, reference: unknown, where: string, allowed
   const type = typeOf(shape, name);
   if (type === null) return null;
   if (type === 'other' || !allowed.includes(type.output)) {
-    throw Errors.invalidQuery(`${where} cannot read ${JSON.stringify(name)}, a ${type === 'other' ? describeOther(shape, name) : type.schemaType} field; it takes ${allowed.join(', ')} fields.`);
+    throw Errors.invalidQuery(`${where} cannot read ${JSON.stringify(name)}, of type ${type === 'other' ? describeOther(shape, name) : type.schemaType}; it takes ${allowed.join(', ')} fields.`);
   }
   const { field, as } = shape.kind === 'documents' ? access(resolveTarget(name, shape.schema)) : fieldAccess(name, { type: type.output });
   if (as === 'json') throw Errors.invalidQuery(`${where} cannot read ${JSON.stringify(name)}.`);
