@@ -146,11 +146,11 @@ async function runSuite(suite: 'queries' | 'users', server: RunningServer, datab
     url: server.url,
     seeder,
     connections: SUITE_LOAD.connections,
-    async measure(workload, load) {
+    async measure(workload, load, connections = SUITE_LOAD.connections) {
       process.stderr.write(`bench:   ${workload}\n`);
       const prepared = Array.isArray(load) ? { requests: load } : load;
       const alone = await timeAlone(server.url, prepared.requests[0]!);
-      const row = await measure(server, { id: workload, name: workload, backends: 'basalt', prepare: async () => prepared }, prepared, SUITE_LOAD, database);
+      const row = await measure(server, { id: workload, name: workload, backends: 'basalt', prepare: async () => prepared }, prepared, { ...SUITE_LOAD, connections }, database);
       rows.push(row);
       results.aloneMs.set(row, alone);
       logRow(row);

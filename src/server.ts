@@ -20,6 +20,7 @@ import { schemaRoutes } from './http/routes/schemas.ts';
 import { batchRoute } from './http/routes/batch.ts';
 import { scanRoutes } from './http/routes/scans.ts';
 import { eventRoutes } from './http/routes/events.ts';
+import { aggregateRoutes } from './http/routes/aggregate.ts';
 import { userRoutes } from './http/routes/users.ts';
 import { sessionRoutes } from './http/routes/sessions.ts';
 import { roleRoutes } from './http/routes/roles.ts';
@@ -107,7 +108,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   registerFileRoutes(http, deps, files);
   // The batch route dispatches through the same table it is part of.
   let table: RouteTable;
-  table = new RouteTable([...roleRoutes, ...installationRoutes, ...classRoutes, ...userRoutes, ...sessionRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, batchRoute(() => table)]);
+  table = new RouteTable([...roleRoutes, ...installationRoutes, ...classRoutes, ...userRoutes, ...sessionRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, batchRoute(() => table)]);
   registerAppRoutes(http, deps, table);
   const front = new DirectFront(deps, table, http.log as unknown as Logger);
   http.addHook('preClose', (done) => {

@@ -1,1 +1,4 @@
-export type { SqlCompiler as Dialect } from './compiler.ts';
+import type { SqlCompiler } from './compiler.ts';
+import type { AggregateDialect } from './aggregate-dialect.ts';
+
+export type Dialect = SqlCompiler & AggregateDialect;

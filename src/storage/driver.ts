@@ -42,6 +42,8 @@ export interface SqlDriver extends SqlExecutor {
   uniqueViolation(error: unknown): string | null;
   /** Whether a statement failed for naming a column (or a hinted index) its table does not have. */
   missingColumn(error: unknown): boolean;
+  /** Whether a statement failed for computing a number its type cannot hold (a sum past the largest double). */
+  outOfRange(error: unknown): boolean;
   /** Runs fn in one transaction; a throw rolls back. Statements outside wait until it ends. */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /** Slots every process on the database shares; null where one process owns the database (SQLite). */

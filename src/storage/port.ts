@@ -1,4 +1,5 @@
 import type { FindQuery, IndexHint, WhereNode } from '../query/ast.ts';
+import type { AggregatePlan, DistinctQuery } from '../query/aggregate/ast.ts';
 import type { ClassSchema } from '../schema/types.ts';
 
 /** An object as stored: the built-in columns, the permission lists and the JSON document. */
@@ -9,6 +10,14 @@ export interface StoredObject {
   readonly data: Readonly<Record<string, unknown>>;
   readonly rperm: readonly string[];
   readonly wperm: readonly string[];
+}
+
+/** A row of an aggregate's answer: an object of the class (its columns and document) or a group document. */
+export interface AggregateRow {
+  readonly objectId?: string;
+  readonly createdAt?: string;
+  readonly updatedAt?: string;
+  readonly data: Readonly<Record<string, unknown>>;
 }
 
 export interface RelationChange {
@@ -39,6 +48,10 @@ export interface AppStore {
    * the database's own form; nothing is read. `hint` is the count's when it runs alone.
    */
   explain(className: string, query: FindQuery | null, countWhere: WhereNode | null, hint?: IndexHint): Promise<unknown[]>;
+  /** The rows of a pipeline's last level, at most `maxRows` + 1 (sql/aggregate.ts). */
+  aggregate(className: string, plan: AggregatePlan, maxRows: number): Promise<AggregateRow[]>;
+  /** The distinct values of a field, decoded, at most `maxRows` + 1 (sql/distinct.ts); a boolean may come as 1 or 0. */
+  distinct(className: string, query: DistinctQuery, maxRows: number): Promise<unknown[]>;
   /** Reads the object under a write lock, lets `mutate` compute the new state, stores it. */
   update(className: string, objectId: string, write: Principals, mutate: (current: StoredObject) => ObjectWrite): Promise<StoredObject | null>;
   /** Deletes the object if these principals may write it and it matches `where` (when given). */
@@ -147,6 +160,16 @@ export class UniqueViolation extends Error {
 export class StaleSchema extends Error {
   constructor() {
     super('the class schema changed under this read');
+  }
+}
+
+/**
+ * An aggregate computed a number past the largest double: PostgreSQL refuses the sum, SQLite
+ * makes it infinite, and JSON can hold neither.
+ */
+export class NumberOverflow extends Error {
+  constructor() {
+    super('an aggregate number overflowed');
   }
 }
 

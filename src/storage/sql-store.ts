@@ -1,7 +1,10 @@
-import { StaleSchema, UniqueViolation, type AppStore, type ObjectWrite, type Principals, type RelationChange, type SharedSlots, type StoredObject } from './port.ts';
+import { NumberOverflow, StaleSchema, UniqueViolation, type AggregateRow, type AppStore, type ObjectWrite, type Principals, type RelationChange, type SharedSlots, type StoredObject } from './port.ts';
 import type { SqlExecutor, SqlParam, Row, StatementOptions } from './driver.ts';
 import type { FindQuery, IndexHint, WhereNode } from '../query/ast.ts';
 import type { CompiledSql } from '../sql/compiler.ts';
+import type { AggregatePlan, DistinctQuery } from '../query/aggregate/ast.ts';
+import { compileAggregate } from '../sql/aggregate.ts';
+import { compileDistinct } from '../sql/distinct.ts';
 import { AppNamespace } from './namespace.ts';
 import { SqlSchemaStore } from './sql-schema-store.ts';
 import { SqlEventStore } from './sql-events.ts';
@@ -157,6 +160,29 @@ export class SqlAppStore implements AppStore {
       this.compiledCounts.set(where, compiled);
     }
     return compiled.statement;
+  }
+
+  async aggregate(className: string, plan: AggregatePlan, maxRows: number): Promise<AggregateRow[]> {
+    const { sql, params } = compileAggregate(this.dialect, this.tables, className, plan, maxRows);
+    let rows: Row[];
+    try {
+      rows = await this.query(sql, params, VALUE_PLANNED);
+    } catch (error) {
+      throw this.ns.driver.outOfRange(error) ? new NumberOverflow() : error;
+    }
+    return rows.map((row) => {
+      const data = JSON.parse(String(row.data)) as Record<string, unknown>;
+      // SQLite writes an infinite sum into JSON as 9.0e+999, which parses as Infinity.
+      if (row.objectId === undefined && Object.values(data).some((value) => typeof value === 'number' && !Number.isFinite(value))) throw new NumberOverflow();
+      return { ...(row.objectId === undefined ? {} : { objectId: String(row.objectId), createdAt: String(row.createdAt), updatedAt: String(row.updatedAt) }), data };
+    });
+  }
+
+  async distinct(className: string, query: DistinctQuery, maxRows: number): Promise<unknown[]> {
+    const { sql, params } = compileDistinct(this.dialect, this.tables, className, query, maxRows);
+    const rows = await this.query(sql, params, VALUE_PLANNED);
+    // Elements and untyped values are selected as JSON text.
+    return rows.map((row) => (query.kind === 'scalar' ? row._v : JSON.parse(String(row._v))));
   }
 
   /**

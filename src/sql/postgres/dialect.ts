@@ -6,6 +6,8 @@ import type { ValueKind } from '../../query/ast.ts';
 import type { Row, SqlParam } from '../../storage/driver.ts';
 import { toAre, wordPattern } from './regex.ts';
 import { indexedWord, wordsFunctionBody } from './words.ts';
+import type { OutputType } from '../../query/aggregate/ast.ts';
+import type { AggregateDialect } from '../aggregate-dialect.ts';
 
 /** Inner-query results up to this size are compared as an array (see `inSelected`). */
 const ARRAY_MATCH_LIMIT = 100;
@@ -15,7 +17,7 @@ function access(path: readonly string[], asText: boolean): string {
   return `("data"${asText ? '#>>' : '#>'}'{${path.join(',')}}')`;
 }
 
-export class PostgresCompiler extends SqlCompiler {
+export class PostgresCompiler extends SqlCompiler implements AggregateDialect {
   readonly name = 'postgres' as const;
 
   readonly docType = 'jsonb';
@@ -255,6 +257,34 @@ export class PostgresCompiler extends SqlCompiler {
   orderDirection(descending: boolean): string {
     // Match SQLite and Parse: missing values sort first ascending and last descending.
     return descending ? 'DESC NULLS LAST' : 'ASC NULLS FIRST';
+  }
+  jsonObject(fields: readonly (readonly [string, string])[]): string {
+    return `jsonb_build_object(${fields.map(([name, expr]) => `'${safeKey(name)}', ${expr}`).join(', ')})`;
+  }
+  jsonValue(expr: string, type: OutputType): string {
+    if (type === 'Date') return `CASE WHEN ${expr} IS NULL THEN NULL ELSE jsonb_build_object('__type', 'Date', 'iso', ${expr}) END`;
+    return expr;
+  }
+  sumOf(expr: string): string {
+    return `COALESCE(sum(${expr}), 0)`;
+  }
+  projectDoc(doc: string, keys: readonly string[], keep: boolean): string {
+    if (keys.length === 0) return keep ? `'{}'::jsonb` : doc;
+    const list = keys.map((key) => `'${safeKey(key)}'`).join(', ');
+    if (!keep) return `(${doc} - ARRAY[${list}]::text[])`;
+    return `(SELECT COALESCE(jsonb_object_agg("key", "value"), '{}'::jsonb) FROM jsonb_each(${doc}) WHERE "key" IN (${list}))`;
+  }
+  jsonText(expr: string): string {
+    return `(${expr})::text`;
+  }
+  jsonTextAt(path: readonly string[]): string {
+    const value = access(path.map(safeKey), false);
+    return `(CASE WHEN jsonb_typeof(${value}) <> 'null' THEN ${value}::text END)`;
+  }
+  elementsAt(path: readonly string[]): { join: string; text: string } {
+    const array = access(path.map(safeKey), false);
+    const join = `CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(${array}) = 'array' THEN ${array} ELSE '[]'::jsonb END) AS "_e"("v")`;
+    return { join, text: `(CASE WHEN jsonb_typeof("_e"."v") <> 'null' THEN "_e"."v"::text END)` };
   }
 }
 

@@ -3,6 +3,8 @@ import { ident, safeKey, schemaIndexName, type Params } from '../params.ts';
 import type { ElementOf, FieldRef, IndexHint, LatLng, RegexPattern, TextIndexRef, ValueKind } from '../../query/ast.ts';
 import type { Row, SqlParam } from '../../storage/driver.ts';
 import { mayBacktrack, sqliteRegex, TIMED_REGEXP } from './regex.ts';
+import type { OutputType } from '../../query/aggregate/ast.ts';
+import type { AggregateDialect } from '../aggregate-dialect.ts';
 
 /**
  * The JSON path of a field, as an SQL expression. A segment of digits below the top level indexes
@@ -41,7 +43,7 @@ function textTable(index: TextIndexRef): string {
   return `${schemaIndexName(index.className, index.name)}:words`;
 }
 
-export class SqliteCompiler extends SqlCompiler {
+export class SqliteCompiler extends SqlCompiler implements AggregateDialect {
   readonly name = 'sqlite' as const;
   override readonly supportsReturning = true;
 
@@ -213,6 +215,43 @@ export class SqliteCompiler extends SqlCompiler {
   orderDirection(descending: boolean): string {
     // SQLite already sorts NULL lowest: first ascending, last descending.
     return descending ? 'DESC' : 'ASC';
+  }
+  jsonObject(fields: readonly (readonly [string, string])[]): string {
+    return `json_object(${fields.map(([name, expr]) => `'${safeKey(name)}', ${expr}`).join(', ')})`;
+  }
+  jsonValue(expr: string, type: OutputType): string {
+    // json_extract reads true as 1, and json_object would write the number: json() marks the
+    // text as JSON, so that json_object embeds it as a value rather than as a string.
+    if (type === 'Boolean') return `json(CASE ${expr} WHEN 1 THEN 'true' WHEN 0 THEN 'false' END)`;
+    if (type === 'Date') return `json(CASE WHEN ${expr} IS NULL THEN NULL ELSE json_object('__type', 'Date', 'iso', ${expr}) END)`;
+    return expr;
+  }
+  sumOf(expr: string): string {
+    // total() is 0.0 over no values and, unlike sum(), never fails on an integer overflow.
+    return `total(${expr})`;
+  }
+  projectDoc(doc: string, keys: readonly string[], keep: boolean): string {
+    if (keys.length === 0) return keep ? `json('{}')` : doc;
+    const list = keys.map((key) => `'${safeKey(key)}'`).join(', ');
+    if (!keep) return `json_remove(${doc}, ${keys.map((key) => `'$.${safeKey(key)}'`).join(', ')})`;
+    // json_each reads true and false as 1 and 0: they are written back as JSON.
+    const value = `CASE "type" WHEN 'true' THEN json('true') WHEN 'false' THEN json('false') ELSE "value" END`;
+    return `(SELECT json_group_object("key", ${value}) FROM json_each(${doc}) WHERE "key" IN (${list}))`;
+  }
+  jsonText(expr: string): string {
+    return `json(${expr})`;
+  }
+  jsonTextAt(path: readonly string[]): string {
+    const at = jsonPath(path.map(safeKey));
+    return `(CASE WHEN json_type("data", ${at}) <> 'null' THEN "data" -> ${at} END)`;
+  }
+  elementsAt(path: readonly string[]): { join: string; text: string } {
+    const at = jsonPath(path.map(safeKey));
+    const join = `CROSS JOIN json_each(CASE WHEN json_type("data", ${at}) = 'array' THEN "data" -> ${at} ELSE '[]' END) AS "_e"`;
+    // json_each gives a scalar element as an SQL value: quoted back into JSON text, so that the
+    // string "1" and the number 1 stay two values.
+    const text = `(CASE "_e"."type" WHEN 'null' THEN NULL WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE json_quote("_e"."value") END)`;
+    return { join, text };
   }
 }
 

@@ -195,6 +195,10 @@ export class PostgresDriver implements SqlDriver {
     return (error as { code?: unknown }).code === '42703';
   }
 
+  outOfRange(error: unknown): boolean {
+    return (error as { code?: unknown }).code === '22003';
+  }
+
   /** Holds a session-level advisory lock on one pooled connection while fn runs. */
   async withSessionLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
     const client = await this.pool.connect();

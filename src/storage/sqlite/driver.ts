@@ -182,6 +182,11 @@ export class SqliteDriver implements SqlDriver {
     return /index '([^']+)'/.exec(String(message))?.[1] ?? 'PRIMARY';
   }
 
+  outOfRange(): boolean {
+    // SQLite's arithmetic on reals overflows to infinity rather than failing.
+    return false;
+  }
+
   missingColumn(error: unknown): boolean {
     const { code, message } = error as { code?: unknown; message?: unknown };
     // A hinted index (INDEXED BY) that a schema change has just dropped fails the same way.
