@@ -52,7 +52,7 @@ eachBackend('write rules', (target) => {
   }
 
   it('refuses invalid key names with 105 on create and update, writing nothing', async () => {
-    const bad = ['a b', '1abc', '$x', 'a.b', '_private', 'a-b', 'é', '', 'x'.repeat(129), '__type', '__op', 'tab\t'];
+    const bad = ['a b', '1abc', '$x', 'a..b', '.a', 'a.', 'a.b c', '_private', 'a-b', 'é', '', 'x'.repeat(129), '__type', '__op', 'tab\t'];
     const fresh = unique('Keys');
     for (const key of bad) assertError(await app.post(`/1/classes/${fresh}`, { ok: 1, [key]: 1 }), 400, 105, JSON.stringify(key));
     await assertNoClass(fresh);

@@ -9,6 +9,8 @@ import type { AppSettings } from '../../apps/types.ts';
 import { matchesWithin } from './password-pattern.ts';
 
 export const USER = '_User';
+/** Fields sign-up and user updates write by their own rules, never through the write plan. */
+export const USER_OWN_FIELDS: ReadonlySet<string> = new Set(['username', 'password', 'email', 'emailVerified', 'authData']);
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function userUrl(ctx: RequestContext, objectId: string): string {

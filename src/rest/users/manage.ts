@@ -6,7 +6,7 @@ import { applyPlan, planWrite, type AppliedPlan } from '../write-plan.ts';
 import { ok, principals, type RequestContext, type Result } from '../context.ts';
 import { queryClass, type FindParams } from '../find.ts';
 import { checkClassPermission, hideProtected } from '../../auth/clp.ts';
-import { checkPassword, checkPasswordPolicy, checkUsername, isSelfOrMaster, normalizeEmail, refuseRestricted, renderUser, translateUnique, USER } from './common.ts';
+import { checkPassword, checkPasswordPolicy, checkUsername, isSelfOrMaster, normalizeEmail, refuseRestricted, renderUser, translateUnique, USER, USER_OWN_FIELDS } from './common.ts';
 import { nextAuthData, prepareAuthDataChange } from './authdata.ts';
 import { sendVerificationEmail } from './email-verification.ts';
 
@@ -51,7 +51,7 @@ export async function updateUser(ctx: RequestContext, objectId: string, body: un
   const hashed = password === undefined ? undefined : await hashPassword(checkPasswordPolicy(ctx.app.record.settings, checkPassword(password)));
   // Spec 4.3: `authData: {service: {...}}` links, `{service: null}` unlinks (authdata.ts).
   const link = authData === undefined ? null : await prepareAuthDataChange(ctx, objectId, authData);
-  const plan = planWrite(fields);
+  const plan = planWrite(fields, { ownFields: USER_OWN_FIELDS });
   if (!(await ctx.app.schemas.get(USER))) throw notFound(objectId);
   await ctx.app.schemas.ensureFields(USER, plan.types, { mayCreateClass: false });
 
