@@ -5,15 +5,31 @@ import { deleteUser, findUsers, getUser, updateUser } from '../../rest/users/man
 import { isPlainObject } from '../../encoding/values.ts';
 import { requestPasswordReset } from '../../rest/users/password-reset.ts';
 import { requestVerificationEmail } from '../../rest/users/email-verification.ts';
+import { parseShape } from '../../rest/shape.ts';
 
-/** Spec 4.3. `me` comes before `:objectId`: batch and `_method` match routes in this order. */
+/**
+ * The five object operations on users. The Parse SDKs save, fetch, query and delete users
+ * through /1/classes/_User, which means the same; server.ts lists these routes before the
+ * generic class routes so that they match first (batch, `_method`).
+ */
+function userObjectRoutes(base: string): AppRoute[] {
+  return [
+    { method: 'POST', path: base, handler: (ctx, { body }) => signUp(ctx, body ?? {}) },
+    { method: 'GET', path: base, handler: (ctx, { query }) => findUsers(ctx, query) },
+    { method: 'GET', path: `${base}/:objectId`, handler: (ctx, { params, query }) => getUser(ctx, params.objectId!, parseShape(query)) },
+    { method: 'PUT', path: `${base}/:objectId`, handler: (ctx, { params, body }) => updateUser(ctx, params.objectId!, body ?? {}) },
+    { method: 'DELETE', path: `${base}/:objectId`, handler: (ctx, { params }) => deleteUser(ctx, params.objectId!) },
+  ];
+}
+
+/**
+ * Spec 4.3. `me` comes before `:objectId`: batch and `_method` match routes in this order.
+ * `/1/classes/_User/me` is no alias of it (Parse Server has none either): there `me` is an objectId.
+ */
 export const userRoutes: AppRoute[] = [
-  { method: 'POST', path: '/1/users', handler: (ctx, { body }) => signUp(ctx, body ?? {}) },
-  { method: 'GET', path: '/1/users', handler: (ctx, { query }) => findUsers(ctx, query) },
   { method: 'GET', path: '/1/users/me', handler: (ctx) => me(ctx) },
-  { method: 'GET', path: '/1/users/:objectId', handler: (ctx, { params }) => getUser(ctx, params.objectId!) },
-  { method: 'PUT', path: '/1/users/:objectId', handler: (ctx, { params, body }) => updateUser(ctx, params.objectId!, body ?? {}) },
-  { method: 'DELETE', path: '/1/users/:objectId', handler: (ctx, { params }) => deleteUser(ctx, params.objectId!) },
+  ...userObjectRoutes('/1/users'),
+  ...userObjectRoutes('/1/classes/_User'),
   { method: 'GET', path: '/1/login', handler: (ctx, { query }) => logIn(ctx, query) },
   // The Parse SDKs log in with a POST whose body holds username and password.
   { method: 'POST', path: '/1/login', handler: (ctx, { body, query }) => logIn(ctx, isPlainObject(body) ? { ...query, ...body } : query) },
