@@ -1,5 +1,6 @@
 import type { AppRoute } from '../route.ts';
 import { createSession, deleteSession, findSessions, getSession, getSessionMe, pairSession, updateSession } from '../../rest/sessions.ts';
+import { upgradeToRevocableSession } from '../../rest/session-upgrade.ts';
 
 /**
  * The five object operations on sessions. The Parse SDKs reach sessions through
@@ -26,4 +27,6 @@ export const sessionRoutes: AppRoute[] = [
   { method: 'PUT', path: '/1/sessions/me', handler: (ctx, { body }) => pairSession(ctx, body) },
   ...sessionObjectRoutes('/1/sessions'),
   ...sessionObjectRoutes('/1/classes/_Session'),
+  // Not in the spec: the Parse SDKs' exchange of a legacy token for a revocable one.
+  { method: 'POST', path: '/1/upgradeToRevocableSession', handler: (ctx) => upgradeToRevocableSession(ctx) },
 ];
