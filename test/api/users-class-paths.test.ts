@@ -244,6 +244,27 @@ eachBackend('users through /1/classes/_User', (target) => {
     assert.equal((await stored(other.objectId)).shoe, undefined);
   });
 
+  it('takes an escaped spelling of the path to the users\' routes on every front (direct, batch, _method)', async () => {
+    const user = await signUp(app, { color: 'gold' });
+    const other = await signUp(app);
+    const created = await app.post('/1/classes/%5FUser', { username: unique('esc'), password: 'pw' });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(Object.keys(created.body).sort(), ['createdAt', 'objectId', 'sessionToken']);
+    const batch = await app.post('/1/batch', { requests: [
+      { method: 'PUT', path: `/1/classes/%5FUser/${user.objectId}`, body: { color: 'batched' } },
+      { method: 'PUT', path: `/1/classes/_%55ser/${other.objectId}`, body: { color: 'stolen' } },
+      { method: 'POST', path: '/1/classes/%5FUser', body: { username: unique('esc'), password: 'pw' } },
+    ] }, as(user.sessionToken));
+    assert.equal(batch.status, 200, batch.text);
+    assert.deepEqual(Object.keys(batch.body[0].success), ['updatedAt']);
+    assert.equal(batch.body[1].error.code, 206);
+    assert.deepEqual(Object.keys(batch.body[2].success).sort(), ['createdAt', 'objectId', 'sessionToken']);
+    const sdk = await app.post(`/1/classes/%5FUser/${other.objectId}`, sdkBody(app.app, { _method: 'PUT', _SessionToken: user.sessionToken, color: 'stolen' }), { key: 'none' });
+    assertError(sdk, 400, 206, '_method');
+    assert.equal((await stored(user.objectId)).color, 'batched');
+    assert.equal((await stored(other.objectId)).color, undefined);
+  });
+
   it('keeps GET /1/users/me and login; /1/classes/_User/me is no alias (me is an objectId there)', async () => {
     const user: TestUser = await signUp(app);
     const me = await app.get('/1/users/me', as(user.sessionToken));
