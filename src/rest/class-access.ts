@@ -7,8 +7,8 @@ import type { RequestContext } from './context.ts';
  * `_Installation` never reach them: their /1/classes paths are routes of their own endpoints,
  * listed first (server.ts). The other built-in classes (push and job statuses, audiences) are
  * the server's records: the generic routes let only the master key read them and nobody write
- * them. A path that names one of the four in another spelling (`%5FUser`) that a router did not
- * match to its own route lands here too, and is refused the same way.
+ * them. The routers decode path segments before matching, so an escaped spelling (`%5FUser`)
+ * reaches the built-in routes too; were one ever to come here, it would be refused like the rest.
  */
 export function assertGenericClass(ctx: RequestContext, className: string, access: 'read' | 'write'): void {
   if (className.startsWith('_') && !isSystemClass(className)) {
