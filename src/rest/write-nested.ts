@@ -86,3 +86,13 @@ function changeAt(current: unknown, depth: number, key: NestedKey, op: FieldOp, 
   else copy[part] = next;
   return copy;
 }
+
+/** Sets `value` at `path` in `target`, making the objects on the way (the answer's op results). */
+export function setNested(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let node = target;
+  for (const part of path.slice(0, -1)) {
+    const child = node[part];
+    node = isPlainObject(child) ? child : (node[part] = {});
+  }
+  node[path[path.length - 1]!] = value;
+}

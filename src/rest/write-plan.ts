@@ -5,7 +5,7 @@ import { isPlainObject } from '../encoding/values.ts';
 import { RESERVED_FIELDS, assertFieldName } from '../schema/names.ts';
 import type { FieldType } from '../schema/types.ts';
 import type { RelationChange } from '../storage/port.ts';
-import { applyNested, planNested, type NestedKey } from './write-nested.ts';
+import { applyNested, planNested, setNested, type NestedKey } from './write-nested.ts';
 
 /** A create or update body, checked and split into field operations, before anything is written. */
 export interface WritePlan {
@@ -73,7 +73,7 @@ function refuseOverlaps(ops: ReadonlyMap<string, FieldOp>, nested: ReadonlyMap<s
 export interface AppliedPlan {
   readonly data: Record<string, unknown>;
   readonly relations: RelationChange[];
-  /** Keys whose new value the response reports (the results of Increment, Add, …). */
+  /** Fields whose new value the response reports (the results of Increment, Add, …), dotted keys nested. */
   readonly opResults: Record<string, unknown>;
 }
 
@@ -96,7 +96,11 @@ export function applyPlan(plan: WritePlan, current: Readonly<Record<string, unkn
       if (next === undefined) delete data[field];
       else data[field] = next;
     }
-    if (op.kind !== 'set' && op.kind !== 'delete') opResults[field] = next;
+    if (op.kind === 'set' || op.kind === 'delete') continue;
+    // Parse Server answers a dotted key's result nested (`{"stats": {"level": 6}}`), and the
+    // SDKs merge it into the field that way.
+    if (key) setNested(opResults, key.path, next);
+    else opResults[field] = next;
   }
   if (permissions.acl) data.ACL = permissions.acl;
   else delete data.ACL;
