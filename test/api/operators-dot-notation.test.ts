@@ -207,6 +207,27 @@ eachBackend('dot notation on built-in classes', (target) => {
     assert.equal(stored.body.password, undefined);
   });
 
+  it('changes one key of an installation and of a role; their String and Relation fields answer 111', async () => {
+    const installationId = crypto.randomUUID();
+    const created = await app.post('/1/installations', { installationId, deviceType: 'ios', prefs: { sound: 'off', badge: true } });
+    assert.equal(created.status, 201, created.text);
+    const path = `/1/classes/_Installation/${created.body.objectId}`;
+    assert.equal((await app.put(path, { 'prefs.sound': 'on' })).status, 200);
+    for (const key of ['deviceType.x', 'installationId.x', 'channels.x']) assertError(await app.put(path, { [key]: 'x' }), 400, 111, key);
+    const installation = await app.get(`/1/installations/${created.body.objectId}`, { key: 'master' });
+    assert.deepEqual(installation.body.prefs, { sound: 'on', badge: true });
+    assert.equal(installation.body.deviceType, 'ios');
+    assert.equal(installation.body.installationId, installationId);
+
+    const role = await app.post('/1/roles', { name: unique('role'), ACL: {}, meta: { level: 1 } }, { key: 'master' });
+    assert.equal(role.status, 201, role.text);
+    const rolePath = `/1/classes/_Role/${role.body.objectId}`;
+    const bumped = await app.put(rolePath, { 'meta.level': { __op: 'Increment', amount: 2 } }, { key: 'master' });
+    assert.equal(bumped.status, 200, bumped.text);
+    assert.deepEqual(bumped.body.meta, { level: 3 });
+    for (const key of ['name.x', 'users.x', 'roles.x']) assertError(await app.put(rolePath, { [key]: 'x' }, { key: 'master' }), 400, 111, key);
+  });
+
   it('refuses dotted keys on sessions with 105', async () => {
     const user = await signUp(app);
     const me = await app.get('/1/sessions/me', as(user.sessionToken));
