@@ -210,15 +210,15 @@ export class PostgresDriver implements SqlDriver {
     }
   }
 
-  /** A dedicated connection for LISTEN; the returned function stops listening. */
-  async listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>> {
+  /** One dedicated connection that LISTENs on every channel given; the returned function stops listening. */
+  async listen(channels: Readonly<Record<string, (payload: string) => void>>): Promise<() => Promise<void>> {
     const client = new pg.Client({ connectionString: this.url });
     client.on('error', () => {});
     await client.connect();
     client.on('notification', (message) => {
-      if (message.channel === channel) onMessage(message.payload ?? '');
+      channels[message.channel]?.(message.payload ?? '');
     });
-    await client.query(`LISTEN ${channel}`);
+    for (const channel of Object.keys(channels)) await client.query(`LISTEN ${channel}`);
     return async () => {
       await client.end().catch(() => {});
     };
