@@ -91,6 +91,7 @@ export class SqlJobStore implements JobStore {
     return this.ns.driver.dialect;
   }
 
+  /** SQLite's placeholders are positional: each value is bound once, in the order of its placeholder. */
   private p(n: number): string {
     return this.d.placeholder(n);
   }
@@ -116,9 +117,9 @@ export class SqlJobStore implements JobStore {
     // workers of several processes take disjoint sets. SQLite has one writer and no row locks.
     const skipLocked = this.d.lockClause ? `${this.d.lockClause} SKIP LOCKED` : '';
     const rows = await this.ns.driver.all(
-      `UPDATE ${this.table} SET "status" = 'running', "attempts" = "attempts" + 1, "lockedBy" = ${this.p(1)}, "lockedUntil" = ${this.p(2)}, "due" = ${this.p(2)}, "updatedAt" = ${this.p(3)} ` +
-        `WHERE "id" IN (SELECT "id" FROM ${this.table} WHERE "due" <= ${this.p(4)} ORDER BY "due" LIMIT ${this.p(5)}${skipLocked}) RETURNING ${COLUMNS}`,
-      [owner, lockedUntil, new Date(now).toISOString(), now, limit],
+      `UPDATE ${this.table} SET "status" = 'running', "attempts" = "attempts" + 1, "lockedBy" = ${this.p(1)}, "lockedUntil" = ${this.p(2)}, "due" = ${this.p(3)}, "updatedAt" = ${this.p(4)} ` +
+        `WHERE "id" IN (SELECT "id" FROM ${this.table} WHERE "due" <= ${this.p(5)} ORDER BY "due" LIMIT ${this.p(6)}${skipLocked}) RETURNING ${COLUMNS}`,
+      [owner, lockedUntil, lockedUntil, new Date(now).toISOString(), now, limit],
     );
     return rows.map(toJob).sort((a, b) => a.runAt - b.runAt);
   }
@@ -129,8 +130,8 @@ export class SqlJobStore implements JobStore {
 
   async reschedule(id: string, owner: string, runAt: number, error: string): Promise<void> {
     await this.ns.driver.run(
-      `UPDATE ${this.table} SET "status" = 'pending', "runAt" = ${this.p(1)}, "due" = ${this.p(1)}, "lockedBy" = NULL, "lockedUntil" = NULL, "lastError" = ${this.p(2)}, "updatedAt" = ${this.p(3)} WHERE "id" = ${this.p(4)} AND "lockedBy" = ${this.p(5)}`,
-      [runAt, error, new Date().toISOString(), id, owner],
+      `UPDATE ${this.table} SET "status" = 'pending', "runAt" = ${this.p(1)}, "due" = ${this.p(2)}, "lockedBy" = NULL, "lockedUntil" = NULL, "lastError" = ${this.p(3)}, "updatedAt" = ${this.p(4)} WHERE "id" = ${this.p(5)} AND "lockedBy" = ${this.p(6)}`,
+      [runAt, runAt, error, new Date().toISOString(), id, owner],
     );
   }
 
@@ -147,7 +148,7 @@ export class SqlJobStore implements JobStore {
   }
 
   async renew(owner: string, lockedUntil: number): Promise<void> {
-    await this.ns.driver.run(`UPDATE ${this.table} SET "lockedUntil" = ${this.p(1)}, "due" = ${this.p(1)} WHERE "lockedBy" = ${this.p(2)} AND "status" = 'running'`, [lockedUntil, owner]);
+    await this.ns.driver.run(`UPDATE ${this.table} SET "lockedUntil" = ${this.p(1)}, "due" = ${this.p(2)} WHERE "lockedBy" = ${this.p(3)} AND "status" = 'running'`, [lockedUntil, lockedUntil, owner]);
   }
 
   async release(owner: string, now: number): Promise<number> {
@@ -194,8 +195,8 @@ export class SqlJobStore implements JobStore {
 
   async retry(id: string, now: number): Promise<JobRecord | null> {
     const rows = await this.ns.driver.all(
-      `UPDATE ${this.table} SET "status" = 'pending', "attempts" = 0, "runAt" = ${this.p(1)}, "due" = ${this.p(1)}, "updatedAt" = ${this.p(2)} WHERE "id" = ${this.p(3)} AND "status" <> 'running' RETURNING ${COLUMNS}`,
-      [now, new Date(now).toISOString(), id],
+      `UPDATE ${this.table} SET "status" = 'pending', "attempts" = 0, "runAt" = ${this.p(1)}, "due" = ${this.p(2)}, "updatedAt" = ${this.p(3)} WHERE "id" = ${this.p(4)} AND "status" <> 'running' RETURNING ${COLUMNS}`,
+      [now, now, new Date(now).toISOString(), id],
     );
     if (!rows[0]) return null;
     await this.announce(null);
