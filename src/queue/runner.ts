@@ -38,6 +38,7 @@ export class JobRunner {
   private running = 0;
   private pumping = false;
   private pumpAgain = false;
+  private pumpScheduled = false;
   private sweeping = false;
   private stopping = false;
   private sweepTimer: NodeJS.Timeout | null = null;
@@ -107,6 +108,19 @@ export class JobRunner {
     return record ? this.apps.handle(record) : null;
   }
 
+  /**
+   * After the turn: the jobs of a batch that end together free their slots first, and the next
+   * claim takes as many jobs as there are free slots, instead of one claim per job.
+   */
+  private pumpSoon(): void {
+    if (this.pumpScheduled || this.stopping) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      void this.pump();
+    });
+  }
+
   private async pump(): Promise<void> {
     if (this.pumping) {
       this.pumpAgain = true;
@@ -169,7 +183,7 @@ export class JobRunner {
       this.running -= 1;
       this.runningByApp.set(appId, this.runningByApp.get(appId)! - 1);
       if (this.running === 0) for (const resolve of this.idle.splice(0)) resolve();
-      if (!this.stopping) void this.pump();
+      this.pumpSoon();
     }
   }
 

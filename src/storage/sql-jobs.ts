@@ -2,6 +2,7 @@ import type { AppNamespace } from './namespace.ts';
 import type { SqlExecutor, Row } from './driver.ts';
 import type { WriteStep } from './port.ts';
 import { newObjectId } from '../apps/ids.ts';
+import { TurnQueue } from './turn-queue.ts';
 
 export type JobStatus = 'pending' | 'running' | 'dead';
 export const JOB_STATUSES: readonly JobStatus[] = ['pending', 'running', 'dead'];
@@ -74,6 +75,9 @@ export interface JobStore {
 /** Tells the workers of every process that an app has jobs; inside a transaction, once it commits. */
 export type AnnounceJobs = (tx: SqlExecutor | null) => Promise<void>;
 
+/** Claims, completions, lease renewals and retries are bookkeeping that at-least-once delivery can lose (driver.ts). */
+const UNFLUSHED = { unflushedCommit: true } as const;
+
 const COLUMNS = `"id", "type", "payload", "status", "attempts", "maxAttempts", "runAt", "lockedBy", "lockedUntil", "lastError", "createdAt", "updatedAt"`;
 
 export class SqlJobStore implements JobStore {
@@ -120,18 +124,33 @@ export class SqlJobStore implements JobStore {
       `UPDATE ${this.table} SET "status" = 'running', "attempts" = "attempts" + 1, "lockedBy" = ${this.p(1)}, "lockedUntil" = ${this.p(2)}, "due" = ${this.p(3)}, "updatedAt" = ${this.p(4)} ` +
         `WHERE "id" IN (SELECT "id" FROM ${this.table} WHERE "due" <= ${this.p(5)} ORDER BY "due" LIMIT ${this.p(6)}${skipLocked}) RETURNING ${COLUMNS}`,
       [owner, lockedUntil, lockedUntil, new Date(now).toISOString(), now, limit],
+      UNFLUSHED,
     );
     return rows.map(toJob).sort((a, b) => a.runAt - b.runAt);
   }
 
-  async complete(id: string, owner: string): Promise<void> {
-    await this.ns.driver.run(`DELETE FROM ${this.table} WHERE "id" = ${this.p(1)} AND "lockedBy" = ${this.p(2)}`, [id, owner]);
+  /**
+   * The jobs of one owner done in the same event-loop turn are deleted by one statement: a batch
+   * of short jobs ends together, and each statement is a round trip on PostgreSQL.
+   */
+  complete(id: string, owner: string): Promise<void> {
+    return new Promise((resolve, reject) => this.completions.add(owner, { id, resolve, reject }));
   }
+
+  private readonly completions = new TurnQueue<string, { readonly id: string; readonly resolve: () => void; readonly reject: (error: unknown) => void }>((owner, done) => {
+    const table = this.table;
+    const ids = this.d.selectByKeys(`${table}."id"`, table, 'id', this.p(2));
+    this.ns.driver.run(`DELETE FROM ${table} WHERE "lockedBy" = ${this.p(1)} AND "id" IN (${ids})`, [owner, done.map((job) => job.id)], UNFLUSHED).then(
+      () => done.forEach((job) => job.resolve()),
+      (error: unknown) => done.forEach((job) => job.reject(error)),
+    );
+  });
 
   async reschedule(id: string, owner: string, runAt: number, error: string): Promise<void> {
     await this.ns.driver.run(
       `UPDATE ${this.table} SET "status" = 'pending', "runAt" = ${this.p(1)}, "due" = ${this.p(2)}, "lockedBy" = NULL, "lockedUntil" = NULL, "lastError" = ${this.p(3)}, "updatedAt" = ${this.p(4)} WHERE "id" = ${this.p(5)} AND "lockedBy" = ${this.p(6)}`,
       [runAt, runAt, error, new Date().toISOString(), id, owner],
+      UNFLUSHED,
     );
   }
 
@@ -148,7 +167,7 @@ export class SqlJobStore implements JobStore {
   }
 
   async renew(owner: string, lockedUntil: number): Promise<void> {
-    await this.ns.driver.run(`UPDATE ${this.table} SET "lockedUntil" = ${this.p(1)}, "due" = ${this.p(2)} WHERE "lockedBy" = ${this.p(3)} AND "status" = 'running'`, [lockedUntil, lockedUntil, owner]);
+    await this.ns.driver.run(`UPDATE ${this.table} SET "lockedUntil" = ${this.p(1)}, "due" = ${this.p(2)} WHERE "lockedBy" = ${this.p(3)} AND "status" = 'running'`, [lockedUntil, lockedUntil, owner], UNFLUSHED);
   }
 
   async release(owner: string, now: number): Promise<number> {

@@ -66,12 +66,35 @@ export class PostgresDriver implements SqlDriver {
   }
 
   async all(sql: string, params: readonly SqlParam[] = [], options?: StatementOptions): Promise<Row[]> {
+    if (options?.unflushedCommit) return (await this.unflushed(sql, params)).rows;
     const pool = options?.planPerRun ? this.planned : this.pool;
     return (await pool.query<Row>(this.statement(sql, params))).rows;
   }
 
-  async run(sql: string, params: readonly SqlParam[] = []): Promise<number> {
+  async run(sql: string, params: readonly SqlParam[] = [], options?: StatementOptions): Promise<number> {
+    if (options?.unflushedCommit) return (await this.unflushed(sql, params)).rowCount ?? 0;
     return (await this.pool.query(this.statement(sql, params))).rowCount ?? 0;
+  }
+
+  /**
+   * Waiting for the log flush of each commit cost 4 ms a statement on the test machine's disk,
+   * far more than the statement; `SET LOCAL` limits the setting to this one transaction, and the
+   * extra round trips cost a few hundredths of a millisecond each.
+   */
+  private async unflushed(sql: string, params: readonly SqlParam[]): Promise<{ rows: Row[]; rowCount: number | null }> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SET LOCAL synchronous_commit = off');
+      const result = await client.query<Row>(this.statement(sql, params));
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   /**
