@@ -180,6 +180,33 @@ eachBackend('job queue: master-key API', (target) => {
     }
   });
 
+  it('a sign-up refused by the unique email index leaves no token, no outbox row and no job: they are written in its transaction', WAIT, async () => {
+    const outboxApp = await newApp(target, { emailVerification: true, ...UNLIMITED });
+    const port = await freePort();
+    const queuedApp = await newApp(target, { emailVerification: true, email: { host: '127.0.0.1', port, from: FROM }, ...UNLIMITED });
+    for (const app of [outboxApp, queuedApp]) {
+      const tables = await openMailTables(target, await marker(app));
+      try {
+        const email = `${unique('twice')}@example.com`;
+        await signUp(app, email);
+        const tokens = await tables.tokenHashes();
+        assert.equal(tokens.length, 1);
+        assertError(await app.post('/1/users', { username: unique('user'), password: unique('pw'), email }), 400, 203);
+        assert.deepEqual(await tables.tokenHashes(), tokens, 'no second token');
+        if (app === outboxApp) {
+          assert.equal((await tables.outbox(email)).length, 1, 'one mail kept');
+          assert.deepEqual(await jobs(app, { count: 1 }), { results: [], count: 0 }, 'no job without SMTP settings');
+        } else {
+          const queued = await jobs(app, { count: 1 });
+          assert.equal(queued.count, 1, 'one mail job');
+          assert.equal(queued.results[0].payload.to, email);
+        }
+      } finally {
+        await tables.close();
+      }
+    }
+  });
+
   it('a running job cannot be retried (400/142)', WAIT, async () => {
     const app = await newApp(target);
     const created = await app.post('/1/queue/jobs', { type: 'noop', payload: { ms: 3000 } }, MASTER);
