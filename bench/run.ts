@@ -2,9 +2,10 @@
  * `npm run bench`: a bare node:http server (the ceiling), then Basalt on SQLite, then Basalt on
  * PostgreSQL, each its own child process, each loaded by autocannon from this process.
  *
- *   BENCH_SUITES           comma list of http,queries,users (default all; a partial run does not
+ *   BENCH_SUITES           comma list of http,queries,users,queue (default all; a partial run does not
  *                          overwrite bench/results/latest.md). http: the workloads of workloads.ts
- *                          against the ceiling; queries and users: bench/queries.ts, bench/users.ts
+ *                          against the ceiling; queries and users: bench/queries.ts, bench/users.ts;
+ *                          queue: no-op jobs through the job queue (bench/queue.ts), on a server of its own
  *   BENCH_SECONDS          measured seconds per http workload (default 10)
  *   BENCH_QUERY_SECONDS    measured seconds per query and user workload (default 5)
  *   BENCH_WARMUP_SECONDS   unmeasured load before each workload, for the JIT and caches (default 2)
@@ -28,6 +29,7 @@ import { queryTargets, runQueries, timeAlone, type SuiteContext } from './querie
 import { postgresSeeder, sqliteSeeder, type Seeder } from './seed.ts';
 import { ROOT, rssMb, startBasalt, startCeiling, tempDataDir, tempDatabase, type Cleanup, type RunningServer, type TempDatabase } from './servers.ts';
 import { runUsers, userTargets } from './users.ts';
+import { queueNotes, runQueueSuite, type QueueResult } from './queue.ts';
 import { BATCH_SIZE, WORKLOADS } from './workloads.ts';
 
 function envNumber(name: string, fallback: number, min: number): number {
@@ -46,7 +48,7 @@ const LOAD: LoadSettings = {
 // Thirteen query and user workloads a backend, after seeding a million objects: at the http
 // suite's 10 s each the whole run would pass ten minutes.
 const SUITE_LOAD: LoadSettings = { ...LOAD, seconds: envNumber('BENCH_QUERY_SECONDS', 5, 1) };
-const ALL_SUITES = ['http', 'queries', 'users'] as const;
+const ALL_SUITES = ['http', 'queries', 'users', 'queue'] as const;
 type SuiteName = (typeof ALL_SUITES)[number];
 const SUITES = (process.env.BENCH_SUITES ?? ALL_SUITES.join(',')).split(',').map((s) => s.trim()) as SuiteName[];
 const ALL_TARGETS = ['ceiling', 'sqlite', 'postgres'] as const;
@@ -161,6 +163,19 @@ async function runSuite(suite: 'queries' | 'users', server: RunningServer, datab
   results.notes.push(...(await (suite === 'queries' ? runQueries(context) : runUsers(context))));
 }
 
+/**
+ * The queue suite on a server and database of its own, started after the other suites' server
+ * stopped: its workers would otherwise take a share of the jobs, unseen in the log read here.
+ */
+async function queueSuite(target: 'sqlite' | 'postgres'): Promise<QueueResult> {
+  const label = SERVER_LABEL[target];
+  process.stderr.write(`bench: starting ${label} for the queue suite\n`);
+  const env: Record<string, string> = target === 'sqlite' ? { BASALT_DATA_DIR: tempDataDir(cleanups) } : { BASALT_DATABASE_URL: (await tempDatabase(POSTGRES_URL, cleanups)).url, BASALT_DATA_DIR: tempDataDir(cleanups) };
+  const result = await runQueueSuite(label, env, cleanups, (message) => process.stderr.write(`bench:   ${message}\n`));
+  process.stderr.write(`bench:     ${queueNotes([result])[0]}\n`);
+  return result;
+}
+
 function logRow(row: Row): void {
   process.stderr.write(`bench:     ${Math.round(row.reqPerSec)} req/s, p50 ${row.p50Ms.toFixed(1)} ms, p99 ${row.p99Ms.toFixed(1)} ms, non-2xx ${row.non2xx}, errors ${row.errors}\n`);
 }
@@ -252,13 +267,18 @@ async function main(): Promise<void> {
   const notes: string[] = [];
   const suites: SuiteResults = { queries: [], users: [], aloneMs: new Map(), notes: [] };
   let ceiling: RunningServer | undefined;
+  const queueResults: QueueResult[] = [];
   for (const target of ALL_TARGETS) {
     if (!TARGETS.includes(target)) continue;
     const server = await benchServer(target, rows, servers, suites);
     // The idle ceiling costs nothing while Basalt runs and saves a restart for its second run.
     if (target === 'ceiling') ceiling = server;
-    else await server.stop();
+    else {
+      await server.stop();
+      if (SUITES.includes('queue')) queueResults.push(await queueSuite(target));
+    }
   }
+  notes.push(...queueNotes(queueResults));
   if (ceiling && TARGETS.length > 1) await remeasureCeiling(ceiling, rows, notes);
   await ceiling?.stop();
 

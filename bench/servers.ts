@@ -56,6 +56,7 @@ export async function startServer(
   env: Record<string, string>,
   cleanups: Cleanup[],
   nodeFlags: string[] = [],
+  onOutput?: (text: string) => void,
 ): Promise<RunningServer> {
   const port = await freePort();
   // Compiled JavaScript runs as users run it (`npm start`); TypeScript sources go through tsx.
@@ -67,7 +68,9 @@ export async function startServer(
   });
   let tail = '';
   const keep = (chunk: Buffer) => {
-    tail = (tail + chunk.toString('utf8')).slice(-OUTPUT_TAIL);
+    const text = chunk.toString('utf8');
+    tail = (tail + text).slice(-OUTPUT_TAIL);
+    onOutput?.(text);
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
@@ -108,14 +111,15 @@ export function startCeiling(cleanups: Cleanup[]): Promise<RunningServer> {
   return startServer('node:http', 'bench/ceiling.ts', {}, cleanups);
 }
 
-export function startBasalt(name: string, env: Record<string, string>, cleanups: Cleanup[], nodeFlags: string[] = []): Promise<RunningServer> {
+/** `logLevel` and `onOutput`: the queue suite reads the job log lines of a server at debug level. */
+export function startBasalt(name: string, env: Record<string, string>, cleanups: Cleanup[], nodeFlags: string[] = [], watch: { logLevel?: string; onOutput?: (text: string) => void } = {}): Promise<RunningServer> {
   return startServer(
     name,
     'dist/main.js',
     {
       ...env,
       // BENCH_LOG_LEVEL=info shows why a server stopped; info logs every request, which costs throughput.
-      BASALT_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      BASALT_LOG_LEVEL: watch.logLevel ?? process.env.BENCH_LOG_LEVEL ?? 'warn',
       BASALT_APP_ID: APP.id,
       BASALT_REST_KEY: APP.restKey,
       BASALT_MASTER_KEY: APP.masterKey,
@@ -124,6 +128,7 @@ export function startBasalt(name: string, env: Record<string, string>, cleanups:
     },
     cleanups,
     nodeFlags,
+    watch.onOutput,
   );
 }
 

@@ -53,6 +53,8 @@ async function startServer(name: string, env: Record<string, string>): Promise<{
       BASALT_APP_ID: APP.id,
       BASALT_MASTER_KEY: APP.master,
       BASALT_REST_KEY: APP.rest,
+      // Failed jobs (mail to a closed port) reach their last attempt in seconds, not minutes.
+      BASALT_QUEUE_RETRY_DELAY: '50',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -31,6 +31,9 @@ import { registerHealthRoute } from './http/routes/health.ts';
 import { registerUserPages } from './http/routes/user-pages.ts';
 import { registerFileRoutes } from './http/routes/files.ts';
 import { openFileStorage } from './files/open.ts';
+import { queueRoutes } from './http/routes/queue.ts';
+import { JobRunner } from './queue/runner.ts';
+import { JOB_TYPES } from './queue/job-types.ts';
 
 export interface BasaltServer {
   readonly http: FastifyInstance;
@@ -58,7 +61,7 @@ function noSchemaCompiler(): never {
 /** Wires storage, services and routes. Nothing listens until the caller says so. */
 export async function createServer(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<BasaltServer> {
   const backend = await openBackend(config);
-  const apps = new AppRegistry(backend);
+  const apps = new AppRegistry(backend, (type) => JOB_TYPES[type]?.maxAttempts ?? config.queueMaxAttempts);
   const accounts = new AccountService(backend);
   // Several processes may start at once on one PostgreSQL: only one creates the default app.
   const report = await backend.exclusive('bootstrap', () => bootstrap(config, apps, accounts));
@@ -109,7 +112,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   // The batch route dispatches through the same table it is part of.
   let table: RouteTable;
   // Built-in classes' routes come first: their /1/classes/_X paths must win over the generic ones.
-  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, batchRoute(() => table)]);
+  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, batchRoute(() => table)]);
   registerAppRoutes(http, deps, table);
   const front = new DirectFront(deps, table, http.log as unknown as Logger);
   http.addHook('preClose', (done) => {
@@ -117,6 +120,8 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     done();
   });
   direct = front;
+  const queue = new JobRunner(apps, backend, JOB_TYPES, { concurrency: config.queueConcurrency, sweepIntervalMs: config.queueSweepInterval, leaseMs: config.queueLeaseTime, retryDelayMs: config.queueRetryDelay }, logger);
+  queue.start();
 
   return {
     http,
@@ -124,7 +129,9 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     bootstrap: report,
     logger,
     async close() {
-      await http.close();
+      // Running jobs get half the shutdown timeout to finish while requests drain; the leases of
+      // those still running are then released, so another process takes them at once.
+      await Promise.all([http.close(), queue.stop(config.shutdownTimeout / 2)]);
       await files.storage.close();
       await backend.close();
     },

@@ -8,6 +8,7 @@ import type { AppStore } from '../storage/port.ts';
 import { SqlTokenStore, type TokenStore } from '../storage/sql-tokens.ts';
 import { SqlOutboxStore, type OutboxStore } from '../storage/sql-outbox.ts';
 import { SqlConfigStore } from '../storage/sql-config.ts';
+import { SqlJobStore, type JobStore } from '../storage/sql-jobs.ts';
 import { ConfigService } from './config.ts';
 import { DEFAULT_SETTINGS, KEY_NAMES, type AppKeys, type AppRecord, type AppSettings } from './types.ts';
 import { newHex, newKey } from './ids.ts';
@@ -24,6 +25,8 @@ export interface AppHandle {
   readonly outbox: OutboxStore;
   /** The config parameters of spec 2.9, cached. */
   readonly config: ConfigService;
+  /** The app's durable job queue (src/queue). */
+  readonly jobs: JobStore;
 }
 
 /**
@@ -38,7 +41,11 @@ export class AppRegistry {
   private readonly loadedRecords = new Map<string, AppRecord>();
   private readonly openHandles = new Map<string, AppHandle>();
 
-  constructor(private readonly backend: Backend) {
+  /** `maxAttemptsOf`: how many attempts a new job of a type gets (its type's own number, or the server's). */
+  constructor(
+    private readonly backend: Backend,
+    private readonly maxAttemptsOf: (type: string) => number = () => 8,
+  ) {
     backend.subscribe((message) => {
       if (message.what === 'app') this.forget(message.appId);
       if (message.what === 'schema') void this.handles.get(message.appId)?.then((handle) => handle.schemas.invalidate());
@@ -119,7 +126,8 @@ export class AppRegistry {
         const sessions = new SessionService(store, schemas, () => this.backend.publish({ appId: record.applicationId, what: 'sessions' }));
         const roles = new RoleService(store, schemas, () => this.backend.publish({ appId: record.applicationId, what: 'roles' }));
         const config = new ConfigService(new SqlConfigStore(ns), () => this.backend.publish({ appId: record.applicationId, what: 'config' }));
-        const opened = { record, store, schemas, sessions, roles, tokens: new SqlTokenStore(ns), outbox: new SqlOutboxStore(ns), config };
+        const jobs = new SqlJobStore(ns, (tx) => this.backend.announceJobs(tx, record.applicationId), this.maxAttemptsOf);
+        const opened = { record, store, schemas, sessions, roles, tokens: new SqlTokenStore(ns), outbox: new SqlOutboxStore(ns), config, jobs };
         this.openHandles.set(record.applicationId, opened);
         return opened;
       });

@@ -18,6 +18,13 @@ function configError(run: () => unknown, mentions: string | RegExp): void {
 }
 
 describe('config schema and generated docs', () => {
+  it('refuses an integer below its option\'s minimum (a lease or sweep of 0 would spin)', () => {
+    configError(() => loadConfig(['--queue-lease-time', '999'], {}), '--queue-lease-time must be at least 1000');
+    configError(() => loadConfig([], { BASALT_QUEUE_SWEEP_INTERVAL: '0' }), 'at least 100');
+    assert.equal(loadConfig(['--queue-lease-time', '1000'], {}).config.queueLeaseTime, 1000);
+    assert.equal(loadConfig(['--queue-concurrency', '0'], {}).config.queueConcurrency, 0);
+  });
+
   it('docs/config.md is what the schema generates (run `npm run docs` after changing an option)', () => {
     assert.equal(readFileSync(DOCS, 'utf8'), configMarkdown(), 'docs/config.md is out of date: run `npm run docs`');
   });

@@ -65,6 +65,7 @@ function parseValue(spec: OptionSpec, value: string, source: string): string | n
       if (!/^-?\d+$/.test(value)) throw new ConfigError(`${source} must be an integer, got "${value}".`);
       const n = Number(value);
       if (n < 0) throw new ConfigError(`${source} must not be negative.`);
+      if (spec.min !== undefined && n < spec.min) throw new ConfigError(`${source} must be at least ${spec.min}.`);
       return n;
     }
     case 'boolean':

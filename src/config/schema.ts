@@ -12,6 +12,8 @@ export interface OptionSpec {
   readonly default?: string | number | boolean;
   readonly doc: string;
   readonly secret?: boolean;
+  /** The smallest value an integer option takes (0 when absent). */
+  readonly min?: number;
 }
 
 export const OPTIONS = {
@@ -49,6 +51,11 @@ export const OPTIONS = {
   s3SecretAccessKey: { flag: 's3-secret-access-key', env: 'BASALT_S3_SECRET_ACCESS_KEY', type: 'string', doc: 'Secret access key that goes with --s3-access-key-id.', secret: true },
   s3ForcePathStyle: { flag: 's3-force-path-style', env: 'BASALT_S3_FORCE_PATH_STYLE', type: 'boolean', default: false, doc: 'Address the bucket in the path (http://host/bucket/key) instead of the host name, as most self-hosted S3-compatible services need.' },
   s3Prefix: { flag: 's3-prefix', env: 'BASALT_S3_PREFIX', type: 'string', doc: 'Text put before every object key (for example basalt/); a file is kept at <prefix><applicationId>/<name>.' },
+  queueConcurrency: { flag: 'queue-concurrency', env: 'BASALT_QUEUE_CONCURRENCY', type: 'integer', default: 8, doc: 'Queued jobs (mail) this process runs at once, over all apps; 0 runs none in this process (others on the same PostgreSQL do).' },
+  queueSweepInterval: { flag: 'queue-sweep-interval', env: 'BASALT_QUEUE_SWEEP_INTERVAL', type: 'integer', default: 10000, min: 100, doc: 'Milliseconds between checks of every app for due retries and for jobs whose lease ran out (new jobs are announced at once and do not wait for it); at least 100.' },
+  queueLeaseTime: { flag: 'queue-lease-time', env: 'BASALT_QUEUE_LEASE_TIME', type: 'integer', default: 30000, min: 1000, doc: 'Milliseconds a taken job stays this process\'s; renewed while it runs. A process that dies leaves its jobs to another after this; at least 1000.' },
+  queueRetryDelay: { flag: 'queue-retry-delay', env: 'BASALT_QUEUE_RETRY_DELAY', type: 'integer', default: 1000, min: 1, doc: 'Milliseconds before the first retry of a failed job; each later retry waits about twice as long (with jitter, at most an hour); at least 1.' },
+  queueMaxAttempts: { flag: 'queue-max-attempts', env: 'BASALT_QUEUE_MAX_ATTEMPTS', type: 'integer', default: 8, min: 1, doc: 'Attempts of a job before it is kept as dead (listed by GET /1/queue/jobs?status=dead), where its type sets none; at least 1.' },
 } as const satisfies Record<string, OptionSpec>;
 
 export type OptionName = keyof typeof OPTIONS;

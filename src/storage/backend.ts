@@ -22,6 +22,14 @@ export interface Backend {
   dropApp(namespace: string): Promise<void>;
   publish(message: Invalidation): Promise<void>;
   subscribe(handler: (message: Invalidation) => void): void;
+  /**
+   * Tells the job workers of every process that this app has jobs to take. Given the enqueuing
+   * transaction, the news goes out when it commits (and not at all if it rolls back).
+   */
+  announceJobs(tx: SqlExecutor | null, appId: string): Promise<void>;
+  onJobs(handler: (appId: string) => void): void;
+  /** Whether several server processes may use this database at once (PostgreSQL), or one owns it (SQLite). */
+  readonly sharedByProcesses: boolean;
   /** Runs fn while holding a lock that every process sharing this database respects. */
   exclusive<T>(name: string, fn: () => Promise<T>): Promise<T>;
   ping(): Promise<void>;

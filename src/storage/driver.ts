@@ -17,12 +17,20 @@ export interface StatementOptions {
    * made for any values.
    */
   readonly planPerRun?: boolean;
+  /**
+   * The statement commits without waiting for its log to reach the disk: should the database
+   * server itself crash in the next moment, its effect may be lost (never half applied). Only
+   * for bookkeeping whose loss is harmless (the job queue's claims and completions: a lost one
+   * makes a job run again, which at-least-once delivery allows). SQLite in WAL mode with
+   * `synchronous = NORMAL` already commits so.
+   */
+  readonly unflushedCommit?: boolean;
 }
 
 export interface SqlExecutor {
   readonly dialect: Dialect;
   all(sql: string, params?: readonly SqlParam[], options?: StatementOptions): Promise<Row[]>;
-  run(sql: string, params?: readonly SqlParam[]): Promise<number>;
+  run(sql: string, params?: readonly SqlParam[], options?: StatementOptions): Promise<number>;
 }
 
 export interface SqlDriver extends SqlExecutor {

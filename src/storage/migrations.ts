@@ -80,6 +80,19 @@ export const APP_MIGRATIONS: readonly Migration[] = [
       `CREATE TABLE IF NOT EXISTS ${t('_EventCounts')} ("name" ${d.keyType} NOT NULL, "dimension" ${d.keyType} NOT NULL, "span" INTEGER NOT NULL, "hour" BIGINT NOT NULL, "value" ${d.keyType} NOT NULL, "count" BIGINT NOT NULL, PRIMARY KEY ("name", "dimension", "span", "hour", "value"))${d.clusteredByKey}`,
     ],
   },
+  {
+    // The durable job queue (src/queue, storage/sql-jobs.ts): a job is written in the transaction
+    // of the write that causes it, so it lives in the app's own namespace. `due` is when the job
+    // may next be taken (for a running job: when its lease ends; NULL once dead), so one index
+    // answers "what can be taken now" for pending jobs and for those of a process that died.
+    // Times are milliseconds since 1970; `createdAt` and `updatedAt` are ISO text as elsewhere.
+    version: 8,
+    statements: (d, t) => [
+      `CREATE TABLE IF NOT EXISTS ${t('_Jobs')} ("id" ${d.keyType} PRIMARY KEY, "type" ${d.keyType} NOT NULL, "payload" TEXT NOT NULL, "status" ${d.keyType} NOT NULL, "attempts" INTEGER NOT NULL, "maxAttempts" INTEGER NOT NULL, "runAt" BIGINT NOT NULL, "due" BIGINT, "lockedBy" TEXT, "lockedUntil" BIGINT, "lastError" TEXT, "createdAt" ${d.keyType} NOT NULL, "updatedAt" ${d.keyType} NOT NULL)`,
+      `CREATE INDEX IF NOT EXISTS ${ident('_Jobs_due')} ON ${t('_Jobs')} ("due")`,
+      `CREATE INDEX IF NOT EXISTS ${ident('_Jobs_status')} ON ${t('_Jobs')} ("status", "createdAt", "id")`,
+    ],
+  },
 ];
 
 export const LATEST_APP_VERSION = APP_MIGRATIONS[APP_MIGRATIONS.length - 1]!.version;

@@ -1,6 +1,7 @@
 import type { FindQuery, IndexHint, WhereNode } from '../query/ast.ts';
 import type { AggregatePlan, DistinctQuery } from '../query/aggregate/ast.ts';
 import type { ClassSchema } from '../schema/types.ts';
+import type { SqlExecutor } from './driver.ts';
 
 /** An object as stored: the built-in columns, the permission lists and the JSON document. */
 export interface StoredObject {
@@ -29,7 +30,16 @@ export interface RelationChange {
 export interface ObjectWrite {
   readonly object: StoredObject;
   readonly relations: readonly RelationChange[];
+  /** Rows written in the same transaction as the object (an emailed-link token, a queued job). */
+  readonly steps?: readonly WriteStep[];
 }
+
+/**
+ * One more write of a unit of work, made by the store that owns its table (sql-tokens.ts,
+ * sql-outbox.ts, sql-jobs.ts) and run inside the transaction it is given: what a write causes
+ * is stored if and only if the write is.
+ */
+export type WriteStep = (tx: SqlExecutor) => Promise<void>;
 
 /** `null` principals means the master key: no permission check. */
 export type Principals = readonly string[] | null;
@@ -59,6 +69,8 @@ export interface AppStore {
   /** Whether the object exists and these principals may write it. */
   canWrite(className: string, objectId: string, write: Principals): Promise<boolean>;
   relatedIds(className: string, field: string, objectId: string): Promise<string[]>;
+  /** Runs writes that belong together (a token and the mail that carries it) in one transaction. */
+  runSteps(steps: readonly WriteStep[]): Promise<void>;
   /**
    * Claims a request id (removing claims older than `staleBefore`): null when this caller now owns
    * it; otherwise the stored answer of the first request, or `running` while it has none yet.

@@ -1,4 +1,5 @@
 import type { AppNamespace } from './namespace.ts';
+import type { WriteStep } from './port.ts';
 import { newObjectId } from '../apps/ids.ts';
 
 /**
@@ -21,18 +22,26 @@ export interface OutboxEntry {
 /** Mail kept in the app's own database, in the `_Outbox` table. */
 export interface OutboxStore {
   add(entry: Omit<OutboxEntry, 'id' | 'createdAt'>): Promise<OutboxEntry>;
+  /** The same row as a step of a unit of work (the mail of a sign-up is kept with the user). */
+  addStep(entry: Omit<OutboxEntry, 'id' | 'createdAt'>): { readonly entry: OutboxEntry; readonly step: WriteStep };
 }
 
 export class SqlOutboxStore implements OutboxStore {
   constructor(private readonly ns: AppNamespace) {}
 
   async add(entry: Omit<OutboxEntry, 'id' | 'createdAt'>): Promise<OutboxEntry> {
+    const { entry: stored, step } = this.addStep(entry);
+    await step(this.ns.driver);
+    return stored;
+  }
+
+  addStep(entry: Omit<OutboxEntry, 'id' | 'createdAt'>): { readonly entry: OutboxEntry; readonly step: WriteStep } {
     const d = this.ns.driver.dialect;
     const stored: OutboxEntry = { id: newObjectId(), createdAt: new Date().toISOString(), ...entry };
-    await this.ns.driver.run(
-      `INSERT INTO ${this.ns.table('_Outbox')} ("id", "createdAt", "to", "subject", "text", "html", "status", "error") VALUES (${[1, 2, 3, 4, 5, 6, 7, 8].map((i) => d.placeholder(i)).join(', ')})`,
-      [stored.id, stored.createdAt, stored.to, stored.subject, stored.text, stored.html, stored.status, stored.error],
-    );
-    return stored;
+    const sql = `INSERT INTO ${this.ns.table('_Outbox')} ("id", "createdAt", "to", "subject", "text", "html", "status", "error") VALUES (${[1, 2, 3, 4, 5, 6, 7, 8].map((i) => d.placeholder(i)).join(', ')})`;
+    const step: WriteStep = async (tx) => {
+      await tx.run(sql, [stored.id, stored.createdAt, stored.to, stored.subject, stored.text, stored.html, stored.status, stored.error]);
+    };
+    return { entry: stored, step };
   }
 }

@@ -1,4 +1,4 @@
-import { NumberOverflow, StaleSchema, UniqueViolation, type AggregateRow, type AppStore, type ObjectWrite, type Principals, type RelationChange, type SharedSlots, type StoredObject } from './port.ts';
+import { NumberOverflow, StaleSchema, UniqueViolation, type AggregateRow, type AppStore, type ObjectWrite, type Principals, type RelationChange, type SharedSlots, type StoredObject, type WriteStep } from './port.ts';
 import type { SqlExecutor, SqlParam, Row, StatementOptions } from './driver.ts';
 import type { FindQuery, IndexHint, WhereNode } from '../query/ast.ts';
 import type { CompiledSql } from '../sql/compiler.ts';
@@ -54,13 +54,14 @@ export class SqlAppStore implements AppStore {
     // In the order of the placeholders insertSql numbers.
     const values = [object.objectId, object.createdAt, object.updatedAt, object.rperm, object.wperm, documentJson(object.data)];
     try {
-      if (write.relations.length === 0) {
+      if (write.relations.length === 0 && !write.steps?.length) {
         await this.ns.driver.insertRow(sql, values);
         return;
       }
       await this.ns.driver.transaction(async (tx) => {
         await tx.run(sql, values);
         await this.applyRelations(tx, className, object.objectId, write.relations);
+        for (const step of write.steps ?? []) await step(tx);
       });
     } catch (error) {
       throw this.translate(error);
@@ -251,6 +252,7 @@ export class SqlAppStore implements AppStore {
         ];
         await tx.run(`UPDATE ${table} SET ${sets.join(', ')} WHERE "objectId" = ${params.add(objectId)}`, params.values);
         await this.applyRelations(tx, className, objectId, next.relations);
+        for (const step of next.steps ?? []) await step(tx);
         return next.object;
       });
     } catch (error) {
@@ -289,6 +291,13 @@ export class SqlAppStore implements AppStore {
       [className, field, objectId],
     );
     return rows.map((row) => String(row.relatedId));
+  }
+
+  async runSteps(steps: readonly WriteStep[]): Promise<void> {
+    if (steps.length === 0) return;
+    await this.ns.driver.transaction(async (tx) => {
+      for (const step of steps) await step(tx);
+    });
   }
 
   async claimRequest(requestId: string, now: number, staleBefore: number): Promise<null | 'running' | { status: number; body: unknown }> {

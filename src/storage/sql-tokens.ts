@@ -1,4 +1,5 @@
 import type { AppNamespace } from './namespace.ts';
+import type { WriteStep } from './port.ts';
 
 export type TokenKind = 'verify' | 'reset';
 
@@ -15,6 +16,10 @@ export interface TokenRecord {
 /** The single-use tokens of emailed links, in the app's `_Token` table. */
 export interface TokenStore {
   put(record: TokenRecord): Promise<void>;
+  /** The same row as a step of a unit of work: the link's token is stored with the mail that carries it. */
+  putStep(record: TokenRecord): WriteStep;
+  /** Removes expired tokens (called before a new one is written, so the table stays small without a timer). */
+  sweepExpired(now: number): Promise<void>;
   /** Removes and returns the token if it is of this kind and unexpired, in one statement: two clicks cannot both use it. */
   take(hash: string, kind: TokenKind, now: number): Promise<TokenRecord | null>;
   /** Reads without using it (the reset form is shown before the new password is sent). */
@@ -31,13 +36,22 @@ export class SqlTokenStore implements TokenStore {
   }
 
   async put(record: TokenRecord): Promise<void> {
+    await this.sweepExpired(Date.now());
+    await this.putStep(record)(this.ns.driver);
+  }
+
+  putStep(record: TokenRecord): WriteStep {
     const d = this.ns.driver.dialect;
-    // Expired tokens are swept here rather than by a timer: the table stays small without one.
-    await this.ns.driver.run(`DELETE FROM ${this.table} WHERE "expiresAt" < ${d.placeholder(1)}`, [Date.now()]);
-    await this.ns.driver.run(
-      `INSERT INTO ${this.table} ("hash", "kind", "userId", "email", "expiresAt") VALUES (${[1, 2, 3, 4, 5].map((i) => d.placeholder(i)).join(', ')})`,
-      [record.hash, record.kind, record.userId, record.email, record.expiresAt],
-    );
+    const sql = `INSERT INTO ${this.table} ("hash", "kind", "userId", "email", "expiresAt") VALUES (${[1, 2, 3, 4, 5].map((i) => d.placeholder(i)).join(', ')})`;
+    return async (tx) => {
+      await tx.run(sql, [record.hash, record.kind, record.userId, record.email, record.expiresAt]);
+    };
+  }
+
+  async sweepExpired(now: number): Promise<void> {
+    // Outside the unit of work that writes a new token: concurrent sign-ups would otherwise wait
+    // on each other's row locks of the same expired rows.
+    await this.ns.driver.run(`DELETE FROM ${this.table} WHERE "expiresAt" < ${this.ns.driver.dialect.placeholder(1)}`, [now]);
   }
 
   async take(hash: string, kind: TokenKind, now: number): Promise<TokenRecord | null> {

@@ -15,6 +15,8 @@ export interface ReceivedMail {
 export interface SmtpOptions {
   /** Require SMTP AUTH with exactly these credentials. */
   readonly auth?: { readonly user: string; readonly pass: string };
+  /** Listen on this port (one a test chose before, where mail could not be delivered until now). */
+  readonly port?: number;
 }
 
 /**
@@ -55,7 +57,7 @@ export class TestSmtp {
     });
     const port = await new Promise<number>((resolve, reject) => {
       server.on('error', reject);
-      server.listen(0, '127.0.0.1', () => {
+      server.listen(options.port ?? 0, '127.0.0.1', () => {
         const address = server.server.address();
         if (typeof address === 'object' && address) resolve(address.port);
         else reject(new Error('the SMTP server has no port'));

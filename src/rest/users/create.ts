@@ -7,7 +7,7 @@ import type { StoredObject } from '../../storage/port.ts';
 import { applyPlan, planWrite } from '../write-plan.ts';
 import type { RequestContext } from '../context.ts';
 import { checkPasswordPolicy, normalizeEmail, translateUnique, USER, USER_OWN_FIELDS } from './common.ts';
-import { sendVerificationEmail } from './email-verification.ts';
+import { verificationSteps } from './email-verification.ts';
 
 /** A new user's fields: username always; password unless the user signs up through authData. */
 export interface NewUserBody extends Record<string, unknown> {
@@ -17,8 +17,8 @@ export interface NewUserBody extends Record<string, unknown> {
 }
 
 /**
- * Writes a new user and sends the confirmation mail of spec 3.1 when the app verifies
- * addresses. Shared by password and authData sign-up.
+ * Writes a new user and, when the app verifies addresses, the confirmation mail of spec 3.1 in
+ * the same transaction. Shared by password and authData sign-up.
  */
 export async function insertUser(ctx: RequestContext, body: NewUserBody): Promise<StoredObject> {
   const { password, username, email, emailVerified, authData, ...fields } = body;
@@ -45,12 +45,14 @@ export async function insertUser(ctx: RequestContext, body: NewUserBody): Promis
   else if (emailVerified !== undefined) data.emailVerified = emailVerified === true;
   const now = new Date().toISOString();
   const user: StoredObject = { objectId, createdAt: now, updatedAt: now, data, rperm: permissions.rperm, wperm: permissions.wperm };
+  // Spec 3.1's confirmation mail is written with the user: both are stored, or neither.
+  const steps = verificationSteps(ctx, objectId, data);
+  if (steps.length > 0) await ctx.app.tokens.sweepExpired(Date.now());
   try {
-    await ctx.app.store.insert(USER, { object: user, relations: applied.relations });
+    await ctx.app.store.insert(USER, { object: user, relations: applied.relations, steps });
   } catch (error) {
     throw translateUnique(error);
   }
-  await sendVerificationEmail(ctx, user);
   return user;
 }
 

@@ -2,7 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AppHandle } from '../../apps/registry.ts';
 import { tokenLifetimeOf } from '../../apps/settings.ts';
 import type { TokenKind, TokenRecord } from '../../storage/sql-tokens.ts';
-import type { StoredObject } from '../../storage/port.ts';
+import type { StoredObject, WriteStep } from '../../storage/port.ts';
+import { mailStep } from '../../mail/deliver.ts';
+import type { MailMessage } from '../../mail/port.ts';
 import type { UserOptions, Log } from '../context.ts';
 import { USER } from './common.ts';
 
@@ -15,12 +17,28 @@ export interface MailScope {
 
 const PAGE: Record<TokenKind, string> = { verify: 'verify_email', reset: 'reset_password' };
 
-/** 256 random bits, URL-safe; only their SHA-256 is stored (see the `_Token` migration). */
-export async function issueLink(scope: MailScope, kind: TokenKind, userId: string, email: string): Promise<string> {
+/**
+ * A new link: 256 random bits, URL-safe, of which only the SHA-256 is stored (see the `_Token`
+ * migration). The token row is a step of the caller's unit of work, written with the mail that
+ * carries the link (mail/deliver.ts) and, where there is one, the write that caused both.
+ */
+export function prepareLink(scope: MailScope, kind: TokenKind, userId: string, email: string): { readonly link: string; readonly step: WriteStep } {
   const token = randomBytes(32).toString('base64url');
   const lifetime = tokenLifetimeOf(scope.app.record.settings, kind);
-  await scope.app.tokens.put({ hash: hashToken(token), kind, userId, email, expiresAt: Date.now() + lifetime * 1000 });
-  return `${scope.userOptions.linkBaseUrl}/apps/${encodeURIComponent(scope.app.record.applicationId)}/${PAGE[kind]}?token=${encodeURIComponent(token)}`;
+  const step = scope.app.tokens.putStep({ hash: hashToken(token), kind, userId, email, expiresAt: Date.now() + lifetime * 1000 });
+  return { link: `${scope.userOptions.linkBaseUrl}/apps/${encodeURIComponent(scope.app.record.applicationId)}/${PAGE[kind]}?token=${encodeURIComponent(token)}`, step };
+}
+
+/** The token and the mail that carries its link, as steps of one unit of work. */
+export function linkMailSteps(scope: MailScope, kind: TokenKind, userId: string, email: string, mail: (link: string) => MailMessage): WriteStep[] {
+  const { link, step } = prepareLink(scope, kind, userId, email);
+  return [step, mailStep(scope.app, scope.log, mail(link))];
+}
+
+/** Sends a link on its own (a reset, a resent verification): the token and the mail in one transaction. */
+export async function sendLink(scope: MailScope, kind: TokenKind, userId: string, email: string, mail: (link: string) => MailMessage): Promise<void> {
+  await scope.app.tokens.sweepExpired(Date.now());
+  await scope.app.store.runSteps(linkMailSteps(scope, kind, userId, email, mail));
 }
 
 export function hashToken(token: string): string {

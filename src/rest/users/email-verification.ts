@@ -1,12 +1,11 @@
 import { Errors } from '../../errors/index.ts';
 import { isPlainObject } from '../../encoding/values.ts';
 import type { AppHandle } from '../../apps/registry.ts';
-import type { StoredObject } from '../../storage/port.ts';
-import { deliverMail } from '../../mail/deliver.ts';
+import type { StoredObject, WriteStep } from '../../storage/port.ts';
 import { verificationMail } from '../../mail/templates.ts';
 import { ok, type RequestContext, type Result } from '../context.ts';
 import { normalizeEmail, takeAuthAttempt, USER } from './common.ts';
-import { findByEmail, issueLink, redeem, type MailScope } from './email-links.ts';
+import { findByEmail, linkMailSteps, redeem, sendLink, type MailScope } from './email-links.ts';
 
 /**
  * Spec 3.1: with emailVerification on, a user created with an address, or whose address is set
@@ -14,10 +13,27 @@ import { findByEmail, issueLink, redeem, type MailScope } from './email-links.ts
  * emailed link (GET /apps/<applicationId>/verify_email) turns it true.
  */
 export async function sendVerificationEmail(scope: MailScope, user: StoredObject): Promise<void> {
-  const email = user.data.email;
-  if (scope.app.record.settings.emailVerification !== true || typeof email !== 'string' || user.data.emailVerified === true) return;
-  const link = await issueLink(scope, 'verify', user.objectId, email);
-  await deliverMail(scope.app, scope.log, verificationMail(scope.app.record.appName, email, link));
+  const email = verificationAddress(scope, user.data);
+  if (email === null) return;
+  await sendLink(scope, 'verify', user.objectId, email, (link) => verificationMail(scope.app.record.appName, email, link));
+}
+
+/** The address a user with these fields is to confirm, or null when no mail is due. */
+function verificationAddress(scope: MailScope, data: Readonly<Record<string, unknown>>): string | null {
+  const email = data.email;
+  if (scope.app.record.settings.emailVerification !== true || typeof email !== 'string' || data.emailVerified === true) return null;
+  return email;
+}
+
+/**
+ * The same mail as steps of the write that creates the user or changes its address (computed
+ * from the fields that write stores), so that the user, the token and the queued mail are
+ * stored together or not at all.
+ */
+export function verificationSteps(scope: MailScope, objectId: string, data: Readonly<Record<string, unknown>>): WriteStep[] {
+  const email = verificationAddress(scope, data);
+  if (email === null) return [];
+  return linkMailSteps(scope, 'verify', objectId, email, (link) => verificationMail(scope.app.record.appName, email, link));
 }
 
 /**

@@ -9,7 +9,7 @@ import { NO_SHAPE, shapeResults, type Shape } from '../shape.ts';
 import { checkClassPermission, hideProtected } from '../../auth/clp.ts';
 import { checkPassword, checkPasswordPolicy, checkUsername, isSelfOrMaster, normalizeEmail, refuseRestricted, renderUser, translateUnique, USER, USER_OWN_FIELDS } from './common.ts';
 import { nextAuthData, prepareAuthDataChange } from './authdata.ts';
-import { sendVerificationEmail } from './email-verification.ts';
+import { verificationSteps } from './email-verification.ts';
 
 function notFound(objectId: string) {
   return Errors.objectNotFound(`User not found: ${JSON.stringify(objectId.slice(0, 40))}.`);
@@ -64,9 +64,11 @@ export async function updateUser(ctx: RequestContext, objectId: string, body: un
   const updatedAt = new Date().toISOString();
   let applied: AppliedPlan | null = null;
   let updated;
-  let emailChanged = false;
+  // An address given may be a new one: the token sweep runs outside the update's transaction.
+  if (typeof mail === 'string' && ctx.app.record.settings.emailVerification === true) await ctx.app.tokens.sweepExpired(Date.now());
   try {
     updated = await ctx.app.store.update(USER, objectId, principals(ctx), (current) => {
+      let emailChanged = false;
       const permissions = plan.permissions ?? { acl: (current.data.ACL as Acl | undefined) ?? null, rperm: current.rperm, wperm: current.wperm };
       applied = applyPlan(plan, current.data, permissions);
       const data: Record<string, unknown> = { ...applied.data };
@@ -86,13 +88,14 @@ export async function updateUser(ctx: RequestContext, objectId: string, body: un
         if (ctx.app.record.settings.emailVerification === true) data.emailVerified = false;
       }
       if (emailVerified !== undefined) data.emailVerified = emailVerified === true;
-      return { object: { ...current, updatedAt, data, rperm: permissions.rperm, wperm: permissions.wperm }, relations: applied.relations };
+      // Spec 3.1: a changed address gets the confirmation mail, queued in this same transaction.
+      const steps = emailChanged ? verificationSteps(ctx, objectId, data) : [];
+      return { object: { ...current, updatedAt, data, rperm: permissions.rperm, wperm: permissions.wperm }, relations: applied.relations, steps };
     });
   } catch (error) {
     throw translateUnique(error);
   }
   if (!updated || !applied) throw notFound(objectId);
-  if (emailChanged) await sendVerificationEmail(ctx, updated);
   if (hashed !== undefined && ctx.app.record.settings.revokeSessionOnPasswordChange) {
     await ctx.app.sessions.removeAllOf(objectId, ctx.auth.userId === objectId ? (ctx.auth.session?.sessionId ?? null) : null);
   }

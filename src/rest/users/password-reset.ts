@@ -2,11 +2,10 @@ import { Errors, isApiError } from '../../errors/index.ts';
 import { isPlainObject } from '../../encoding/values.ts';
 import type { AppHandle } from '../../apps/registry.ts';
 import { hashPassword } from '../../auth/passwords.ts';
-import { deliverMail } from '../../mail/deliver.ts';
 import { passwordResetMail } from '../../mail/templates.ts';
 import { ok, type RequestContext, type Result } from '../context.ts';
 import { checkPassword, checkPasswordPolicy, normalizeEmail, takeAuthAttempt, USER } from './common.ts';
-import { findByEmail, inspect, issueLink, redeem } from './email-links.ts';
+import { findByEmail, inspect, redeem, sendLink } from './email-links.ts';
 import { LOCKOUT_FIELDS } from './login.ts';
 
 /**
@@ -20,8 +19,7 @@ export async function requestPasswordReset(ctx: RequestContext, body: unknown): 
   const email = normalizeEmail(body.email);
   const user = await findByEmail(ctx.app, email);
   if (!user) throw Errors.emailNotFound('No user has this email address.');
-  const link = await issueLink(ctx, 'reset', user.objectId, email);
-  await deliverMail(ctx.app, ctx.log, passwordResetMail(ctx.app.record.appName, email, link));
+  await sendLink(ctx, 'reset', user.objectId, email, (link) => passwordResetMail(ctx.app.record.appName, email, link));
   return ok({});
 }
 

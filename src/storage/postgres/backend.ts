@@ -3,13 +3,18 @@ import { AppNamespace } from '../namespace.ts';
 import { applyMigrations, type Backend, type Invalidation } from '../backend.ts';
 import { APP_MIGRATIONS, SYSTEM_MIGRATIONS } from '../migrations.ts';
 import { ident } from '../../sql/params.ts';
+import type { SqlExecutor } from '../driver.ts';
 
 const SYSTEM_SCHEMA = 'basalt';
 const CHANNEL = 'basalt_invalidate';
+/** Job announcements: the payload is the application id (see src/queue). */
+const JOBS_CHANNEL = 'basalt_jobs';
 
 /** PostgreSQL: system tables in schema `basalt`, each app in a schema of its own. */
 export class PostgresBackend implements Backend {
   readonly kind = 'postgres' as const;
+  readonly sharedByProcesses = true;
+  private readonly jobHandlers: ((appId: string) => void)[] = [];
   private readonly apps = new Map<string, Promise<AppNamespace>>();
   private readonly handlers: ((message: Invalidation) => void)[] = [];
   private stopListening: (() => Promise<void>) | null = null;
@@ -23,12 +28,17 @@ export class PostgresBackend implements Backend {
       await tx.run(`CREATE SCHEMA IF NOT EXISTS ${ident(SYSTEM_SCHEMA)}`);
       await applyMigrations(tx, SYSTEM_MIGRATIONS, (name) => backend.systemTable(name), backend.systemTable('_migrations'));
     });
-    backend.stopListening = await backend.system.listen(CHANNEL, (payload) => {
-      try {
-        backend.deliver(JSON.parse(payload) as Invalidation);
-      } catch {
-        // A malformed notification is not ours to act on.
-      }
+    backend.stopListening = await backend.system.listen({
+      [CHANNEL]: (payload) => {
+        try {
+          backend.deliver(JSON.parse(payload) as Invalidation);
+        } catch {
+          // A malformed notification is not ours to act on.
+        }
+      },
+      [JOBS_CHANNEL]: (appId) => {
+        for (const handler of backend.jobHandlers) handler(appId);
+      },
     });
     return backend;
   }
@@ -67,6 +77,16 @@ export class PostgresBackend implements Backend {
 
   subscribe(handler: (message: Invalidation) => void): void {
     this.handlers.push(handler);
+  }
+
+  async announceJobs(tx: SqlExecutor | null, appId: string): Promise<void> {
+    // Inside the enqueuing transaction, PostgreSQL holds the notification until the commit and
+    // drops it on a rollback; identical ones of one transaction are sent once.
+    await (tx ?? this.system).run(`SELECT pg_notify($1, $2)`, [JOBS_CHANNEL, appId]);
+  }
+
+  onJobs(handler: (appId: string) => void): void {
+    this.jobHandlers.push(handler);
   }
 
   private deliver(message: Invalidation): void {

@@ -5,10 +5,13 @@ import { AppNamespace } from '../namespace.ts';
 import { applyMigrations, type Backend, type Invalidation } from '../backend.ts';
 import { APP_MIGRATIONS, SYSTEM_MIGRATIONS } from '../migrations.ts';
 import { ident } from '../../sql/params.ts';
+import type { SqlExecutor } from '../driver.ts';
 
 /** The embedded backend: `basalt.db` for the system tables, `apps/<namespace>.db` per app. */
 export class SqliteBackend implements Backend {
   readonly kind = 'sqlite' as const;
+  readonly sharedByProcesses = false;
+  private readonly jobHandlers: ((appId: string) => void)[] = [];
   readonly system: SqliteDriver;
   private readonly apps = new Map<string, Promise<AppNamespace>>();
   private readonly handlers: ((message: Invalidation) => void)[] = [];
@@ -60,6 +63,21 @@ export class SqliteBackend implements Backend {
 
   subscribe(handler: (message: Invalidation) => void): void {
     this.handlers.push(handler);
+  }
+
+  /**
+   * One process owns the data directory, so the news stays in it. It may arrive before the
+   * enqueuing transaction commits: the worker's claim then waits for the app's transaction lock
+   * (sqlite/driver.ts) and finds the job, or finds nothing after a rollback.
+   */
+  async announceJobs(_tx: SqlExecutor | null, appId: string): Promise<void> {
+    setImmediate(() => {
+      for (const handler of this.jobHandlers) handler(appId);
+    });
+  }
+
+  onJobs(handler: (appId: string) => void): void {
+    this.jobHandlers.push(handler);
   }
 
   /** One process owns a SQLite data directory, so an in-process lock is enough. */
