@@ -43,7 +43,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => reply.code(404).send(noEndpoint(request.method, request.url).toJSON()));
 }
 
-/** Bodies refused for their size that are still read to their end, so the client reads the 413. */
+/** Bodies refused before their end that are still read to it, so the client reads the answer. */
 const LINGER_BYTES = 16 * 1024 * 1024;
 
 /**
@@ -54,8 +54,34 @@ const LINGER_BYTES = 16 * 1024 * 1024;
  * Larger or unsized bodies still close it.
  */
 function readRestOfBody(request: FastifyRequest, reply: FastifyReply): void {
+  if (lingers(request)) reply.removeHeader('connection');
+}
+
+function lingers(request: FastifyRequest): boolean {
+  if (request.headers['transfer-encoding'] !== undefined) return false;
   const length = Number(request.headers['content-length']);
-  if (Number.isInteger(length) && length <= LINGER_BYTES) reply.removeHeader('connection');
+  return Number.isInteger(length) && length <= LINGER_BYTES;
+}
+
+/**
+ * For a request answered before its body was read to the end, by a handler that had started
+ * reading it (an upload refused for its size or its keys): a body of a declared size up to
+ * LINGER_BYTES is read on and dropped, and the connection kept, as readRestOfBody does. Closing
+ * it instead would reset the connection under a client still sending, which may then never
+ * read the answer. Any other body (larger, or chunked, whose end no header tells) closes the
+ * connection after the answer rather than being read without bound.
+ */
+export function discardRestOfBody(request: FastifyRequest, reply: FastifyReply): void {
+  const raw = request.raw;
+  if (raw.complete) return;
+  if (!lingers(request)) {
+    reply.header('Connection', 'close');
+    return;
+  }
+  // Unpiped from whatever read it, and flowing with no listener: node drops what arrives.
+  raw.unpipe();
+  raw.removeAllListeners('data');
+  raw.resume();
 }
 
 /** The answer for a path with no route: 404/108, before any key is checked. */
