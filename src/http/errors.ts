@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, Errors, CATALOG } from '../errors/index.ts';
 import { setCorsHeaders } from './cors.ts';
@@ -99,4 +100,25 @@ export function frameworkErrors(_error: FastifyError, request: FastifyRequest, r
   reply.header('X-Request-Id', request.id);
   setCorsHeaders(request, reply);
   reply.code(404).send(noEndpoint(request.method, request.url).toJSON());
+}
+
+/**
+ * fastify's `clientErrorHandler` option: node's HTTP parser refuses a request it cannot read
+ * (headers and URL over its 16 KB, a malformed request line or header, a request that took too
+ * long) before any route or hook runs, and fastify's own answer has a body of another shape.
+ * This one is `{code, error}` like every other, and closes the connection as node does: what
+ * follows on it cannot be read.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  let answer: ApiError;
+  if (error.code === 'HPE_HEADER_OVERFLOW') answer = new ApiError(CATALOG.objectTooLarge, 'The request line and headers are too large (16 KB at most).', 431);
+  else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') answer = new ApiError(CATALOG.timeout, 'The request was not received in time.', 408);
+  else answer = Errors.invalidJson('The request is not well-formed HTTP.');
+  if (socket.writable) {
+    const body = JSON.stringify(answer.toJSON());
+    const reason = answer.status === 431 ? 'Request Header Fields Too Large' : answer.status === 408 ? 'Request Timeout' : 'Bad Request';
+    socket.write(`HTTP/1.1 ${answer.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
 }
