@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError, Errors, CATALOG } from '../errors/index.ts';
 import { setCorsHeaders } from './cors.ts';
 import type { Log } from '../rest/context.ts';
+import { readRestOfBody } from './rest-of-body.ts';
 
 /** Maps any failure to `{code, error}`; nothing else (no stack, no driver text) reaches a client. */
 export function toApiError(error: unknown): ApiError | null {
@@ -36,53 +37,12 @@ export function failureAnswer(error: unknown, log: Log, requestId: string): { st
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error, request, reply) => {
-    if ((error as Partial<FastifyError>).code === 'FST_ERR_CTP_BODY_TOO_LARGE') readRestOfBody(request, reply);
+  app.setErrorHandler(async (error, request, reply) => {
+    if ((error as Partial<FastifyError>).code === 'FST_ERR_CTP_BODY_TOO_LARGE') await readRestOfBody(request, reply);
     const { status, body } = failureAnswer(error, request.log, request.id);
     return reply.code(status).send(body);
   });
   app.setNotFoundHandler((request, reply) => reply.code(404).send(noEndpoint(request.method, request.url).toJSON()));
-}
-
-/** Bodies refused before their end that are still read to it, so the client reads the answer. */
-const LINGER_BYTES = 16 * 1024 * 1024;
-
-/**
- * Fastify answers a body over the limit as soon as its Content-Length says so, and closes the
- * connection while the client may still be sending: the client's next write then meets a reset,
- * and it may never read the 413. A body of a size given, up to LINGER_BYTES, is read to its end
- * and dropped instead (node does so once the answer is sent), and the connection stays open.
- * Larger or unsized bodies still close it.
- */
-function readRestOfBody(request: FastifyRequest, reply: FastifyReply): void {
-  if (lingers(request)) reply.removeHeader('connection');
-}
-
-function lingers(request: FastifyRequest): boolean {
-  if (request.headers['transfer-encoding'] !== undefined) return false;
-  const length = Number(request.headers['content-length']);
-  return Number.isInteger(length) && length <= LINGER_BYTES;
-}
-
-/**
- * For a request answered before its body was read to the end, by a handler that had started
- * reading it (an upload refused for its size or its keys): a body of a declared size up to
- * LINGER_BYTES is read on and dropped, and the connection kept, as readRestOfBody does. Closing
- * it instead would reset the connection under a client still sending, which may then never
- * read the answer. Any other body (larger, or chunked, whose end no header tells) closes the
- * connection after the answer rather than being read without bound.
- */
-export function discardRestOfBody(request: FastifyRequest, reply: FastifyReply): void {
-  const raw = request.raw;
-  if (raw.complete) return;
-  if (!lingers(request)) {
-    reply.header('Connection', 'close');
-    return;
-  }
-  // Unpiped from whatever read it, and flowing with no listener: node drops what arrives.
-  raw.unpipe();
-  raw.removeAllListeners('data');
-  raw.resume();
 }
 
 /** The answer for a path with no route: 404/108, before any key is checked. */

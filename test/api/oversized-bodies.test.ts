@@ -34,7 +34,7 @@ eachBackend('bodies over the size limits, on a kept-alive connection', (target) 
     app = await newApp(target);
   });
 
-  it('refuses 30 uploads over the file limit in a row on one raw connection, with and without Expect: 100-continue, and then stores a file', HANG_GUARD, async () => {
+  it('refuses 30 uploads over the file limit in a row on one raw connection, sized or chunked, with and without Expect: 100-continue, and then stores a file', HANG_GUARD, async () => {
     const connection = await KeptAliveConnection.open(target.url);
     try {
       for (let round = 0; round < 30; round++) {
@@ -46,6 +46,7 @@ eachBackend('bodies over the size limits, on a kept-alive connection', (target) 
           body: OVERSIZED_FILE,
           chunk: 256 * 1024,
           expectContinue: round % 3 === 2,
+          chunked: round % 5 === 4,
         });
         refused(answer, 413, 129, context);
         keptAlive(answer, context);
@@ -81,7 +82,7 @@ eachBackend('bodies over the size limits, on a kept-alive connection', (target) 
     }
   });
 
-  it('refuses JSON bodies over 1 MB with 413/116 on one raw connection, whatever their type, writes nothing, and then serves a create', HANG_GUARD, async () => {
+  it('refuses JSON bodies over 1 MB with 413/116 on one raw connection, whatever their type and framing, writes nothing, and then serves a create', HANG_GUARD, async () => {
     const className = unique('Big');
     const connection = await KeptAliveConnection.open(target.url);
     const headers = { ...keyHeaders(app) };
@@ -91,7 +92,7 @@ eachBackend('bodies over the size limits, on a kept-alive connection', (target) 
         for (let round = 0; round < 5; round++) {
           const context = `${type} ${round}`;
           for (const [method, path] of [['POST', `/1/classes/${className}`], ['POST', '/1/batch'], ['PUT', `/1/classes/${className}/nope`]]) {
-            const answer = await connection.request({ method: method!, path: path!, headers: { ...headers, 'Content-Type': type }, body: OVERSIZED_JSON, chunk: 128 * 1024, expectContinue: round === 4 });
+            const answer = await connection.request({ method: method!, path: path!, headers: { ...headers, 'Content-Type': type }, body: OVERSIZED_JSON, chunk: 128 * 1024, expectContinue: round === 4, chunked: round === 3 });
             refused(answer, 413, 116, `${context} ${method} ${path}`);
             keptAlive(answer, context);
           }

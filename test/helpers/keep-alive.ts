@@ -21,6 +21,8 @@ export interface WireRequest {
    * that comes first is taken as the answer and the body is not sent.
    */
   readonly expectContinue?: boolean;
+  /** Sends the body with Transfer-Encoding: chunked, one chunk per part, instead of a Content-Length. */
+  readonly chunked?: boolean;
 }
 
 /**
@@ -63,7 +65,8 @@ export class KeptAliveConnection {
 
   async request(request: WireRequest): Promise<WireAnswer> {
     const body = request.body ?? Buffer.alloc(0);
-    const headers: Record<string, string> = { Host: this.host, 'Content-Length': String(body.length), ...request.headers };
+    const framing: Record<string, string> = request.chunked ? { 'Transfer-Encoding': 'chunked' } : { 'Content-Length': String(body.length) };
+    const headers: Record<string, string> = { Host: this.host, ...framing, ...request.headers };
     if (request.expectContinue) headers.Expect = '100-continue';
     const head = `${request.method} ${request.path} HTTP/1.1\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`;
     await this.write(Buffer.from(head, 'latin1'));
@@ -72,7 +75,11 @@ export class KeptAliveConnection {
       if (first.status !== 100) return first;
     }
     const chunk = request.chunk ?? 64 * 1024;
-    for (let offset = 0; offset < body.length; offset += chunk) await this.write(body.subarray(offset, offset + chunk));
+    for (let offset = 0; offset < body.length; offset += chunk) {
+      const part = body.subarray(offset, offset + chunk);
+      await this.write(request.chunked ? Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')]) : part);
+    }
+    if (request.chunked) await this.write(Buffer.from('0\r\n\r\n'));
     return this.readAnswer();
   }
 

@@ -11,7 +11,7 @@ import { resolveContext } from '../context.ts';
 import { readCredentials, svcHeader } from '../credentials.ts';
 import { splitSdkFields } from '../sdk-body.ts';
 import { send } from '../app-routes.ts';
-import { discardRestOfBody } from '../errors.ts';
+import { discardRestOfBody } from '../rest-of-body.ts';
 import type { HttpDeps } from '../deps.ts';
 
 type NameParams = { Params: { name: string } };
@@ -131,18 +131,18 @@ async function once(ctx: RequestContext, request: FastifyRequest, run: () => Pro
 
 /**
  * An upload answered before its body was read to the end (a refusal, a file over the limit, a
- * repeated request id) is read on and dropped up to a bound, or closes the connection after the
- * answer past it (discardRestOfBody).
+ * repeated request id) has the rest of its body read and dropped up to a bound, or closes the
+ * connection after the answer past it (rest-of-body.ts).
  */
 async function answerUpload(request: FastifyRequest, reply: FastifyReply, run: () => Promise<Result>): Promise<void> {
   let result: Result;
   try {
     result = await run();
   } catch (error) {
-    discardRestOfBody(request, reply);
+    await discardRestOfBody(request, reply);
     throw error;
   }
-  discardRestOfBody(request, reply);
+  await discardRestOfBody(request, reply);
   send(reply, result);
 }
 
