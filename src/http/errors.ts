@@ -66,19 +66,49 @@ export function frameworkErrors(_error: FastifyError, request: FastifyRequest, r
  * fastify's `clientErrorHandler` option: node's HTTP parser refuses a request it cannot read
  * (headers and URL over its 16 KB, a malformed request line or header, a request that took too
  * long) before any route or hook runs, and fastify's own answer has a body of another shape.
- * This one is `{code, error}` like every other, and closes the connection as node does: what
- * follows on it cannot be read.
+ * This one is `{code, error}` like every other. Nothing more can be read on the connection, so it
+ * closes after the answer, but lingers first (lingerThenClose): a client still sending a body
+ * would otherwise meet a reset and might lose the answer.
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (error.code === 'ECONNRESET' || socket.destroyed || answeredSockets.has(socket)) return;
+  answeredSockets.add(socket);
   let answer: ApiError;
   if (error.code === 'HPE_HEADER_OVERFLOW') answer = new ApiError(CATALOG.objectTooLarge, 'The request line and headers are too large (16 KB at most).', 431);
   else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') answer = new ApiError(CATALOG.timeout, 'The request was not received in time.', 408);
   else answer = Errors.invalidJson('The request is not well-formed HTTP.');
-  if (socket.writable) {
-    const body = JSON.stringify(answer.toJSON());
-    const reason = answer.status === 431 ? 'Request Header Fields Too Large' : answer.status === 408 ? 'Request Timeout' : 'Bad Request';
-    socket.write(`HTTP/1.1 ${answer.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  if (!socket.writable) {
+    socket.destroy(error);
+    return;
   }
-  socket.destroy(error);
+  const body = JSON.stringify(answer.toJSON());
+  const reason = answer.status === 431 ? 'Request Header Fields Too Large' : answer.status === 408 ? 'Request Timeout' : 'Bad Request';
+  socket.end(`HTTP/1.1 ${answer.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  lingerThenClose(socket);
+}
+
+const answeredSockets = new WeakSet<Socket>();
+
+/** What a connection that is closing still reads and drops, and for how long at most. */
+const LINGER_CLOSE_BYTES = 16 * 1024 * 1024;
+const LINGER_CLOSE_MS = 2_000;
+
+/**
+ * After the answer and the end of our side of the connection: what the client still sends is
+ * read and dropped until it closes its side, for at most LINGER_CLOSE_BYTES or LINGER_CLOSE_MS.
+ * A socket closed with unread input resets the connection, and the reset can overtake the
+ * answer at the client.
+ */
+function lingerThenClose(socket: Socket): void {
+  let seen = 0;
+  const timer = setTimeout(() => socket.destroy(), LINGER_CLOSE_MS);
+  timer.unref();
+  socket.removeAllListeners('data');
+  socket.on('data', (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > LINGER_CLOSE_BYTES) socket.destroy();
+  });
+  socket.once('end', () => socket.destroy());
+  socket.once('close', () => clearTimeout(timer));
+  socket.resume();
 }

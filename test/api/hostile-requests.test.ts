@@ -53,6 +53,18 @@ eachBackend('hostile requests found by the fuzzer', (target) => {
     assertError(longUrl, 431, 116, 'a URL over the limit');
   });
 
+  it('answers 431 and {code: 116, error} to headers over 16 KB followed by a body the client goes on sending', async () => {
+    for (const [round, size] of [300_000, 3_000_000, 300_000, 3_000_000, 300_000].entries()) {
+      const response = await fetch(`${target.url}/1/batch`, {
+        method: round % 2 ? 'OPTIONS' : 'POST',
+        headers: { 'X-Svc-Application-Id': 'x'.repeat(8_000), 'X-Padding': 'y'.repeat(9_000), 'Content-Type': 'application/json' },
+        body: 'z'.repeat(size),
+      });
+      assert.equal(response.status, 431, `round ${round}`);
+      assert.deepEqual(Object.keys(await response.json()).sort(), ['code', 'error']);
+    }
+  });
+
   it('answers a request that is not HTTP with 400 and {code: 107, error}', async () => {
     const answer = parseRaw(await rawExchange(target.url, 'THIS IS NOT HTTP\r\n\r\n'));
     assert.equal(answer.status, 400);

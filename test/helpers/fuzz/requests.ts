@@ -91,7 +91,13 @@ export class Families {
       { weight: 2, arbitrary: hostileString },
       { weight: 1, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 10, maxLength: 10 }) },
     );
-    this.fieldName = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...FIELDS, 'tags.0', 'meta.a', 'meta.a.b', 'owner.name', 'place.latitude') }, { weight: 2, arbitrary: hostileKey });
+    // Mostly the fields the fuzz class has, so that a request gets past the name checks to the
+    // value it carries; now and then a dotted path or a hostile key.
+    this.fieldName = fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom(...FIELDS) },
+      { weight: 1, arbitrary: fc.constantFrom('tags.0', 'meta.a', 'meta.a.b', 'owner.name', 'place.latitude') },
+      { weight: 2, arbitrary: hostileKey },
+    );
     this.value = hostileValue(this.className, this.objectId);
     const value = this.value;
     const className = this.className;
@@ -99,10 +105,10 @@ export class Families {
     const { where } = fc.letrec<{ where: Json; constraint: Json; operand: Json }>((tie) => ({
       where: fc.oneof(
         { depthSize: 'small', maxDepth: 3 },
-        { weight: 5, arbitrary: fc.array(fc.tuple(fieldName, tie('constraint')), { maxLength: 3 }).map((entries) => new Obj(entries)) },
-        { weight: 2, arbitrary: fc.tuple(fc.constantFrom('$or', '$and', '$nor', '$not', '$foo', '$where'), fc.oneof(fc.array(tie('where'), { maxLength: 3 }), value)).map(([op, items]) => new Obj([[op, items]])) },
+        { weight: 12, arbitrary: fc.array(fc.tuple(fieldName, tie('constraint')), { maxLength: 3 }).map((entries) => new Obj(entries)) },
+        { weight: 4, arbitrary: fc.tuple(fc.constantFrom('$or', '$and', '$nor', '$not', '$foo', '$where'), fc.oneof(fc.array(tie('where'), { maxLength: 3 }), value)).map(([op, items]) => new Obj([[op, items]])) },
         { weight: 1, arbitrary: fc.integer({ min: 10, max: 1_500 }).map((depth) => new Raw(`${'{"$or":['.repeat(depth)}{}${']}'.repeat(depth)}`)) },
-        { weight: 1, arbitrary: value },
+        { weight: 2, arbitrary: value },
       ),
       constraint: fc.oneof(
         { weight: 2, arbitrary: value },
@@ -118,6 +124,56 @@ export class Families {
       ),
     }));
     this.where = where;
+    this.plausibleWhere = this.makePlausibleWhere();
+  }
+
+  /**
+   * A query that is well formed but for one thing: a known operator on a field the class has,
+   * with a value of about the right shape (or of a wrong one). Queries drawn from `where` are
+   * mostly refused at their first fault; these reach the compiler and the database.
+   */
+  readonly plausibleWhere: fc.Arbitrary<Json>;
+
+  private makePlausibleWhere(): fc.Arbitrary<Json> {
+    const w = this.world;
+    const field = fc.constantFrom(...FIELDS.filter((name) => name !== 'ACL'), 'tags.0', 'meta.a', 'meta.a.b');
+    const plain: fc.Arbitrary<Json> = fc.oneof(
+      fc.string({ maxLength: 8 }),
+      fc.integer({ min: -100, max: 100 }),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constantFrom(...w.objectIds),
+      fc.date({ noInvalidDate: true }).map((date) => obj({ __type: 'Date', iso: date.toISOString() })),
+      fc.constantFrom(...w.objectIds).map((objectId) => obj({ __type: 'Pointer', className: w.fuzzClass, objectId })),
+      fc.constant(obj({ __type: 'Pointer', className: '_User', objectId: w.fuzzUserId })),
+      fc.tuple(fc.double({ min: -90, max: 90, noNaN: true }), fc.double({ min: -180, max: 180, noNaN: true })).map(([latitude, longitude]) => obj({ __type: 'GeoPoint', latitude, longitude })),
+    );
+    const value: fc.Arbitrary<Json> = fc.oneof(
+      { weight: 8, arbitrary: plain },
+      { weight: 2, arbitrary: fc.array(plain, { maxLength: 3 }) },
+      { weight: 2, arbitrary: fc.array(fc.tuple(fc.constantFrom('a', 'b', 'name', '$in', '__type', 'objectId'), plain), { minLength: 1, maxLength: 2 }).map((entries) => new Obj(entries)) },
+      { weight: 2, arbitrary: this.value },
+    );
+    const inner = fc.record({ className: fc.oneof(fc.constant(w.fuzzClass), fc.constantFrom('_User', 'Nope', '')), where: fc.oneof(fc.constant(obj({})), field.chain((name) => value.map((v) => obj({ [name]: v })))) }).map((fields) => obj(fields));
+    const constraint: fc.Arbitrary<Json> = fc.oneof(
+      { weight: 4, arbitrary: value },
+      { weight: 4, arbitrary: fc.tuple(fc.constantFrom('$lt', '$lte', '$gt', '$gte', '$ne', '$eq'), value).map(([op, v]) => new Obj([[op, v]])) },
+      { weight: 3, arbitrary: fc.tuple(fc.constantFrom('$in', '$nin', '$all', '$containedBy'), fc.oneof({ weight: 4, arbitrary: fc.array(value, { maxLength: 4 }) }, { weight: 1, arbitrary: value })).map(([op, v]) => new Obj([[op, v]])) },
+      { weight: 1, arbitrary: fc.oneof(fc.boolean(), value).map((v) => obj({ $exists: v })) },
+      { weight: 3, arbitrary: fc.tuple(regexText, fc.constantFrom('', 'i', 'm', 'x', 's', 'im', 'ixs')).map(([pattern, options]) => obj({ $regex: pattern, $options: options })) },
+      { weight: 2, arbitrary: fc.tuple(fc.constantFrom('$select', '$dontSelect'), inner, field).map(([op, query, key]) => new Obj([[op, obj({ query, key })]])) },
+      { weight: 2, arbitrary: fc.tuple(fc.constantFrom('$inQuery', '$notInQuery'), inner).map(([op, query]) => new Obj([[op, query]])) },
+      { weight: 1, arbitrary: fc.tuple(value, fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), value)).map(([point, distance]) => obj({ $nearSphere: point, $maxDistance: distance })) },
+      { weight: 1, arbitrary: fc.array(value, { maxLength: 3 }).map((box) => obj({ $within: obj({ $box: box }) })) },
+      { weight: 1, arbitrary: fc.record({ $search: fc.string({ maxLength: 10 }), $caseSensitive: fc.boolean(), $diacriticSensitive: fc.boolean() }).map((search) => obj({ $text: obj(search) })) },
+    );
+    const single = fc.array(fc.tuple(field, constraint), { minLength: 1, maxLength: 2 }).map((entries) => new Obj(entries));
+    return fc.oneof(
+      { weight: 6, arbitrary: single },
+      { weight: 1, arbitrary: fc.tuple(fc.constantFrom('$or', '$and', '$nor'), fc.array(single, { minLength: 1, maxLength: 3 })).map(([op, items]) => new Obj([[op, items]])) },
+      { weight: 1, arbitrary: fc.record({ $relatedTo: fc.record({ object: fc.constantFrom(...w.objectIds).map((objectId) => obj({ __type: 'Pointer', className: w.fuzzClass, objectId })), key: field }).map((fields) => obj(fields)) }).map((fields) => obj(fields)) },
+    );
   }
 
   /** The app's keys as clients send them, mostly right, sometimes wrong, missing or doubled. */
@@ -193,14 +249,20 @@ export class Families {
 
   findParams(): fc.Arbitrary<Record<string, string | undefined>> {
     const fieldList = fc.array(fc.oneof(this.fieldName, this.fieldName.map((name) => `-${name}`)), { maxLength: 4 }).map((names) => names.join(','));
-    const count = fc.oneof(fc.integer({ min: -5, max: 2_000 }).map(String), fc.constantFrom('-1', '1e9', '0.5', '', '99999999999999999999', 'NaN', '0x10', ' 5', '5 '), hostileString);
+    const count = fc.oneof(
+      { weight: 4, arbitrary: fc.integer({ min: 0, max: 20 }).map(String) },
+      { weight: 1, arbitrary: fc.integer({ min: -5, max: 2_000 }).map(String) },
+      { weight: 1, arbitrary: fc.constantFrom('-1', '1e9', '0.5', '', '99999999999999999999', 'NaN', '0x10', ' 5', '5 ') },
+      { weight: 1, arbitrary: hostileString },
+    );
+    const validList = fc.array(fc.constantFrom(...FIELDS.filter((name) => name !== 'ACL')), { maxLength: 3 }).map((names) => names.join(','));
     return fc.record(
       {
         where: fc.oneof({ weight: 8, arbitrary: this.where.map(jsonText) }, { weight: 1, arbitrary: fc.constantFrom(...MALFORMED_BODIES) }, { weight: 1, arbitrary: hostileString }),
-        order: fc.oneof(fieldList, hostileString, fc.constantFrom('$score', '-$score', 'score,-score,score', ',', '-')),
-        keys: fc.oneof(fieldList, hostileString),
+        order: fc.oneof({ weight: 3, arbitrary: validList }, { weight: 2, arbitrary: fieldList }, { weight: 1, arbitrary: hostileString }, { weight: 1, arbitrary: fc.constantFrom('$score', '-$score', 'score,-score,score', ',', '-') }),
+        keys: fc.oneof({ weight: 3, arbitrary: validList }, { weight: 1, arbitrary: fieldList }, { weight: 1, arbitrary: hostileString }),
         excludeKeys: fieldList,
-        include: fc.oneof(fieldList, fc.constantFrom('*', 'owner.owner.owner', 'owner,owner.owner', '*.*')),
+        include: fc.oneof({ weight: 3, arbitrary: validList }, { weight: 1, arbitrary: fieldList }, { weight: 1, arbitrary: fc.constantFrom('*', 'owner.owner.owner', 'owner,owner.owner', '*.*') }),
         limit: count,
         skip: count,
         count: fc.constantFrom('1', '0', 'true', 'false', 'x', ''),
@@ -218,6 +280,19 @@ export class Families {
     const classPath = this.className.map((cls) => `/1/classes/${segment(cls)}`);
     return fc.oneof(
       fc.tuple(classPath, this.findParams(), this.keysAndSession()).map(([base, params, headers]) => ({ method: 'GET', path: base + query(params), headers })),
+      // One hostile thing at a time: a where alone, on the fuzz class, with the right keys.
+      fc.tuple(this.where, this.keys()).map(([where, headers]) => ({ method: 'GET', path: `/1/classes/${this.world.fuzzClass}${query({ where: jsonText(where) })}`, headers })),
+      fc.tuple(this.plausibleWhere, fc.option(fc.constantFrom('1', '0')), fc.option(fc.constantFrom('name', '-score', 'when,-name', 'createdAt'))).map(([where, count, order]) => ({
+        method: 'GET',
+        path: `/1/classes/${this.world.fuzzClass}${query({ where: jsonText(where), count: count ?? undefined, order: order ?? undefined })}`,
+        headers: { 'X-Svc-Application-Id': this.world.appId, 'X-Svc-REST-API-Key': this.world.restKey },
+      })),
+      fc.tuple(this.plausibleWhere, this.objectBody()).map(([where, fields]) => ({
+        method: 'POST',
+        path: `/1/classes/${this.world.fuzzClass}`,
+        headers: { 'Content-Type': 'text/plain' },
+        body: jsonText(new Obj([['_method', 'GET'], ['_ApplicationId', this.world.appId], ['_JavaScriptKey', this.world.javascriptKey], ['where', where], ...(fields instanceof Obj ? fields.entries.slice(0, 1) : [])])),
+      })),
       fc.tuple(path, this.findParams(), this.keysAndSession()).map(([base, params, headers]) => ({ method: 'GET', path: base + query({ keys: params.keys, include: params.include }), headers })),
       classPath.chain((base) => this.withBody('POST', base, this.body())),
       path.chain((base) => this.withBody('PUT', base, this.body())),
