@@ -17,18 +17,18 @@ import { KNOWN } from '../helpers/fuzz/known-issues.ts';
 
 /** Requests per family and seed: the whole file stays within about a minute per backend. */
 const RUNS: Record<string, number> = {
-  objects: 500,
-  batch: 150,
-  users: 250,
-  sessions: 120,
-  roles: 120,
-  installations: 120,
-  schemas: 200,
-  config: 80,
-  events: 120,
-  files: 150,
-  unserved: 120,
-  headers: 200,
+  objects: 2_000,
+  batch: 500,
+  users: 800,
+  sessions: 300,
+  roles: 300,
+  installations: 300,
+  schemas: 600,
+  config: 200,
+  events: 300,
+  files: 400,
+  unserved: 300,
+  headers: 600,
 };
 
 const settings = fuzzSettings();
