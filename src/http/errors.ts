@@ -77,7 +77,9 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   if (error.code === 'HPE_HEADER_OVERFLOW') answer = new ApiError(CATALOG.objectTooLarge, 'The request line and headers are too large (16 KB at most).', 431);
   else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') answer = new ApiError(CATALOG.timeout, 'The request was not received in time.', 408);
   else answer = Errors.invalidJson('The request is not well-formed HTTP.');
-  if (!socket.writable) {
+  // As node's own handler: an answer already under way on this connection cannot be followed by another.
+  const underWay = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || underWay?.headersSent) {
     socket.destroy(error);
     return;
   }

@@ -10,6 +10,7 @@ import { queryClass, type FindParams } from './find.ts';
 import type { Shape } from './shape.ts';
 import { refuseRestricted } from './users/common.ts';
 import type { RequestContext, Result } from './context.ts';
+import { quoted } from '../errors/quoted.ts';
 
 /** Spec 2.5: alphanumerics, spaces, `-` and `_` (the same characters an ACL's `role:<name>` takes). */
 const NAME = /^[A-Za-z0-9_ -]+$/;
@@ -86,7 +87,7 @@ function bodyObject(body: unknown): Record<string, unknown> {
 function checkName(value: unknown): string {
   if (value === undefined || value === null || value === '') throw Errors.invalidRoleName('A role needs a name.');
   if (typeof value !== 'string' || !NAME.test(value)) {
-    throw Errors.invalidRoleName(`Invalid role name ${JSON.stringify(String(value).slice(0, 80))}: use letters, digits, spaces, "-" and "_".`);
+    throw Errors.invalidRoleName(`Invalid role name ${quoted(value)}: use letters, digits, spaces, "-" and "_".`);
   }
   return value;
 }

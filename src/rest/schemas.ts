@@ -8,6 +8,7 @@ import { DEFAULT_FIELDS, type ClassSchema, type FieldType, type IndexSpec } from
 import { textIndexField, textIndexOn } from '../schema/indexes.ts';
 import type { DdlStep, IndexKey } from '../storage/port.ts';
 import { ok, type RequestContext, type Result } from './context.ts';
+import { quoted } from '../errors/quoted.ts';
 
 /** Spec 4.11 and decisions.md: schemas are read and changed with the master key only. */
 function requireMaster(ctx: RequestContext): void {
@@ -49,7 +50,7 @@ export async function createSchema(ctx: RequestContext, urlClassName: string | u
 export async function updateSchema(ctx: RequestContext, className: string, body: unknown): Promise<Result> {
   requireMaster(ctx);
   const input = bodyObject(body);
-  if (input.className !== undefined && input.className !== className) throw Errors.invalidClassName(`The body names class ${String(input.className)} but the URL names ${className}.`);
+  if (input.className !== undefined && input.className !== className) throw Errors.invalidClassName(`The body names class ${quoted(input.className)} but the URL names ${className}.`);
   const updated = await ctx.app.schemas.change(
     className,
     (current) => {
@@ -83,7 +84,7 @@ function bodyObject(body: unknown): Record<string, unknown> {
 
 function resolveClassName(fromUrl: string | undefined, fromBody: unknown): string {
   if (fromBody !== undefined && typeof fromBody !== 'string') throw Errors.invalidClassName('className must be a string.');
-  if (fromUrl && fromBody !== undefined && fromBody !== fromUrl) throw Errors.invalidClassName(`The body names class ${String(fromBody)} but the URL names ${fromUrl}.`);
+  if (fromUrl && fromBody !== undefined && fromBody !== fromUrl) throw Errors.invalidClassName(`The body names class ${quoted(fromBody)} but the URL names ${fromUrl}.`);
   const className = fromUrl ?? (fromBody as string | undefined);
   if (!className) throw Errors.missingRequiredField('A className is required.');
   if (className.startsWith('_') && !isSystemClass(className)) throw Errors.invalidClassName(`Class names starting with "_" are reserved: ${className}.`);

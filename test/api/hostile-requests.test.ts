@@ -46,6 +46,17 @@ eachBackend('hostile requests found by the fuzzer', (target) => {
     assertError(still, 404, 101, 'an ordinary wrong login');
   });
 
+  it('refuses a JSON object with a toString key where a string belongs with its own 4xx (quoting it in the message threw a 500)', async () => {
+    assertError(await app.post('/1/requestPasswordReset', { email: { toString: 0 } }), 400, 125, 'password reset');
+    assertError(await app.post('/1/requestPasswordReset', { email: { toString: 'x', valueOf: 1 } }), 400, 125, 'password reset');
+    assertError(await app.post('/1/users', { username: `u${Date.now()}`, password: 'p', email: { toString: 1 } }), 400, 125, 'sign-up');
+    assertError(await app.post('/1/roles', { name: { toString: '' } }), 400, 139, 'role');
+    assertError(await app.post('/1/roles', { name: [{ toString: 1 }] }), 400, 139, 'role named by an array');
+    assertError(await app.request('PUT', '/1/schemas/Thing', { body: { className: { toString: 1 } }, key: 'master' }), 400, 103, 'schema');
+    assertError(await app.request('POST', '/1/schemas/Thing', { body: { className: [{ toString: 1 }] }, key: 'master' }), 400, 103, 'schema');
+    assert.equal((await app.get('/1/roles', { key: 'master' })).body.results.length, 0, 'no role was written');
+  });
+
   it('answers request headers over 16 KB with 431 and {code: 116, error}', async () => {
     const response = await http(`${target.url}/1/classes/Thing`, 'GET', { headers: { 'X-Svc-Application-Id': app.app.applicationId, 'X-Padding': 'x'.repeat(20_000) } });
     assertError(response, 431, 116);

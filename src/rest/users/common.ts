@@ -7,6 +7,7 @@ import type { NewSession } from '../../auth/sessions.ts';
 import { authRequestsPerMinuteOf, MAX_SESSION_LENGTH, passwordPolicyOf, type PasswordPolicy } from '../../apps/settings.ts';
 import type { AppSettings } from '../../apps/types.ts';
 import { matchesWithin } from './password-pattern.ts';
+import { quoted } from '../../errors/quoted.ts';
 
 export const USER = '_User';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -17,7 +18,7 @@ export function userUrl(ctx: RequestContext, objectId: string): string {
 
 /** Emails are kept trimmed and lower-cased, so uniqueness and look-ups ignore case. */
 export function normalizeEmail(value: unknown): string {
-  if (typeof value !== 'string' || !EMAIL.test(value.trim()) || value.length > 254) throw Errors.invalidEmailAddress(`Invalid email address: ${JSON.stringify(String(value).slice(0, 80))}.`);
+  if (typeof value !== 'string' || !EMAIL.test(value.trim()) || value.length > 254) throw Errors.invalidEmailAddress(`Invalid email address: ${quoted(value)}.`);
   return value.trim().toLowerCase();
 }
 

@@ -19,6 +19,10 @@ export const KNOWN: readonly KnownIssue[] = [
   { id: 'c', what: 'PostgreSQL: $select/$dontSelect whose inner key is of another type', matches: (r, backend) => backend === 'postgres' && /\$(select|dontSelect)/.test(text(r)) },
   { id: 'd', what: 'PostgreSQL: a regex repetition count over 255', matches: (r, backend) => backend === 'postgres' && /\$regex/.test(text(r)) && /[{,]\s*\d{3,}/.test(text(r)) },
   { id: 'e', what: 'SQLite: a backtracking regex with the i option', matches: (r, backend) => backend === 'sqlite' && /\$regex/.test(text(r)) && /\$options/.test(text(r)) },
+  // Found by this fuzzer, in the query parser (not fixed here): parse.ts quotes a where value's
+  // __type with String(), which throws on an object with a toString key of its own:
+  // where={"score":{"__type":{"toString":1}}} answers 500 on both backends.
+  { id: 'f', what: 'a where value whose __type is an object (or array of objects) with a toString key', matches: (r) => /"__type":\s*[[{][^]*"toString"/.test(text(r)) },
 ];
 
 /** The request's path and body, with the query string's escapes undone. */
