@@ -9,7 +9,7 @@ import { bootstrap, type BootstrapReport } from './apps/bootstrap.ts';
 import type { HttpDeps } from './http/deps.ts';
 import { applyCors } from './http/cors.ts';
 import { registerJsonBody } from './http/body.ts';
-import { frameworkErrors, registerErrorHandling } from './http/errors.ts';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors.ts';
 import { registerAppRoutes } from './http/app-routes.ts';
 import { RouteTable } from './http/route.ts';
 import { DirectFront, ROUTER_OPTIONS } from './http/direct.ts';
@@ -97,6 +97,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     // several megabytes of an idle server.
     schemaController: { compilersFactory: { buildValidator: noSchemaCompiler, buildSerializer: noSchemaCompiler } },
     frameworkErrors,
+    clientErrorHandler,
   });
   // One callback hook, not an async one nor several: it runs on every request and needs no promise.
   http.addHook('onRequest', (request, reply, done) => {

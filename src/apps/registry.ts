@@ -100,6 +100,9 @@ export class AppRegistry {
   }
 
   private async load(applicationId: string): Promise<AppRecord | null> {
+    // No app id holds NUL (it is never created with one), and PostgreSQL refuses the character
+    // in a text parameter: such an id, from a decoded path (/files/%00/…), is no app.
+    if (applicationId.includes('\u0000')) return null;
     const d = this.db.dialect;
     const rows = await this.db.all(`SELECT * FROM ${this.table('apps')} WHERE "applicationId" = ${d.placeholder(1)}`, [applicationId]);
     return rows[0] ? toRecord(rows[0]) : null;

@@ -9,7 +9,7 @@ import { splitSdkFields } from './sdk-body.ts';
 import { svcHeader } from './credentials.ts';
 import { runOnce } from '../rest/idempotency.ts';
 import { JsonText } from '../rest/encoded.ts';
-import { allNameable, routeEntries, type AppRoute, type Method, type RouteTable } from './route.ts';
+import { allNameable, queryHoldsNul, routeEntries, type AppRoute, type Method, type RouteTable } from './route.ts';
 
 /** Registers the app-level routes with fastify (see routeEntries for the POST of every path). */
 export function registerAppRoutes(app: FastifyInstance, deps: HttpDeps, table: RouteTable): void {
@@ -56,6 +56,7 @@ export async function runAppRoute(
     }
   }
   if (!target || !allNameable(params)) return { status: 404, body: noEndpoint(method, path).toJSON() };
+  if (queryHoldsNul(query)) throw Errors.invalidJson('Query parameters must not hold the NUL character (\\u0000).');
   const ctx = await resolveContext(deps, request, sdk);
   const run = () => target.handler(ctx, { params, query, body: input });
   const requestId = method === 'GET' ? undefined : svcHeader(request.headers, 'request-id');

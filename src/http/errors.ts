@@ -1,7 +1,9 @@
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, Errors, CATALOG } from '../errors/index.ts';
 import { setCorsHeaders } from './cors.ts';
 import type { Log } from '../rest/context.ts';
+import { readRestOfBody } from './rest-of-body.ts';
 
 /** Maps any failure to `{code, error}`; nothing else (no stack, no driver text) reaches a client. */
 export function toApiError(error: unknown): ApiError | null {
@@ -35,27 +37,12 @@ export function failureAnswer(error: unknown, log: Log, requestId: string): { st
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error, request, reply) => {
-    if ((error as Partial<FastifyError>).code === 'FST_ERR_CTP_BODY_TOO_LARGE') readRestOfBody(request, reply);
+  app.setErrorHandler(async (error, request, reply) => {
+    if ((error as Partial<FastifyError>).code === 'FST_ERR_CTP_BODY_TOO_LARGE') await readRestOfBody(request, reply);
     const { status, body } = failureAnswer(error, request.log, request.id);
     return reply.code(status).send(body);
   });
   app.setNotFoundHandler((request, reply) => reply.code(404).send(noEndpoint(request.method, request.url).toJSON()));
-}
-
-/** Bodies refused for their size that are still read to their end, so the client reads the 413. */
-const LINGER_BYTES = 16 * 1024 * 1024;
-
-/**
- * Fastify answers a body over the limit as soon as its Content-Length says so, and closes the
- * connection while the client may still be sending: the client's next write then meets a reset,
- * and it may never read the 413. A body of a size given, up to LINGER_BYTES, is read to its end
- * and dropped instead (node does so once the answer is sent), and the connection stays open.
- * Larger or unsized bodies still close it.
- */
-function readRestOfBody(request: FastifyRequest, reply: FastifyReply): void {
-  const length = Number(request.headers['content-length']);
-  if (Number.isInteger(length) && length <= LINGER_BYTES) reply.removeHeader('connection');
 }
 
 /** The answer for a path with no route: 404/108, before any key is checked. */
@@ -73,4 +60,57 @@ export function frameworkErrors(_error: FastifyError, request: FastifyRequest, r
   reply.header('X-Request-Id', request.id);
   setCorsHeaders(request, reply);
   reply.code(404).send(noEndpoint(request.method, request.url).toJSON());
+}
+
+/**
+ * fastify's `clientErrorHandler` option: node's HTTP parser refuses a request it cannot read
+ * (headers and URL over its 16 KB, a malformed request line or header, a request that took too
+ * long) before any route or hook runs, and fastify's own answer has a body of another shape.
+ * This one is `{code, error}` like every other. Nothing more can be read on the connection, so it
+ * closes after the answer, but lingers first (lingerThenClose): a client still sending a body
+ * would otherwise meet a reset and might lose the answer.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed || answeredSockets.has(socket)) return;
+  answeredSockets.add(socket);
+  let answer: ApiError;
+  if (error.code === 'HPE_HEADER_OVERFLOW') answer = new ApiError(CATALOG.objectTooLarge, 'The request line and headers are too large (16 KB at most).', 431);
+  else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') answer = new ApiError(CATALOG.timeout, 'The request was not received in time.', 408);
+  else answer = Errors.invalidJson('The request is not well-formed HTTP.');
+  // As node's own handler: an answer already under way on this connection cannot be followed by another.
+  const underWay = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || underWay?.headersSent) {
+    socket.destroy(error);
+    return;
+  }
+  const body = JSON.stringify(answer.toJSON());
+  const reason = answer.status === 431 ? 'Request Header Fields Too Large' : answer.status === 408 ? 'Request Timeout' : 'Bad Request';
+  socket.end(`HTTP/1.1 ${answer.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  lingerThenClose(socket);
+}
+
+const answeredSockets = new WeakSet<Socket>();
+
+/** What a connection that is closing still reads and drops, and for how long at most. */
+const LINGER_CLOSE_BYTES = 16 * 1024 * 1024;
+const LINGER_CLOSE_MS = 2_000;
+
+/**
+ * After the answer and the end of our side of the connection: what the client still sends is
+ * read and dropped until it closes its side, for at most LINGER_CLOSE_BYTES or LINGER_CLOSE_MS.
+ * A socket closed with unread input resets the connection, and the reset can overtake the
+ * answer at the client.
+ */
+function lingerThenClose(socket: Socket): void {
+  let seen = 0;
+  const timer = setTimeout(() => socket.destroy(), LINGER_CLOSE_MS);
+  timer.unref();
+  socket.removeAllListeners('data');
+  socket.on('data', (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > LINGER_CLOSE_BYTES) socket.destroy();
+  });
+  socket.once('end', () => socket.destroy());
+  socket.once('close', () => clearTimeout(timer));
+  socket.resume();
 }

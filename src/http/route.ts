@@ -112,6 +112,20 @@ export function allNameable(params: Record<string, string>): boolean {
   return true;
 }
 
+/**
+ * Whether a query-string value holds NUL: no stored value can (PostgreSQL's text refuses it), so
+ * such a value is refused like NUL in a body (107) rather than reaching a statement. A loop, as
+ * this runs on every request.
+ */
+export function queryHoldsNul(query: Record<string, unknown>): boolean {
+  for (const name in query) {
+    if (name.includes('\0')) return true;
+    const value = query[name];
+    if (typeof value === 'string' ? value.includes('\0') : Array.isArray(value) && value.some((item) => typeof item === 'string' && item.includes('\0'))) return true;
+  }
+  return false;
+}
+
 /** A broken escape (`%E0%A4%A`) names nothing; fastify's router answers the same for direct requests. */
 function decodePathSegment(segment: string): string | null {
   try {

@@ -11,6 +11,7 @@ import { resolveContext } from '../context.ts';
 import { readCredentials, svcHeader } from '../credentials.ts';
 import { splitSdkFields } from '../sdk-body.ts';
 import { send } from '../app-routes.ts';
+import { discardRestOfBody } from '../rest-of-body.ts';
 import type { HttpDeps } from '../deps.ts';
 
 type NameParams = { Params: { name: string } };
@@ -130,18 +131,18 @@ async function once(ctx: RequestContext, request: FastifyRequest, run: () => Pro
 
 /**
  * An upload answered before its body was read to the end (a refusal, a file over the limit, a
- * repeated request id) closes the connection after the answer: otherwise Node would go on
- * reading a body that may be arbitrarily large, only to discard it and keep the connection.
+ * repeated request id) has the rest of its body read and dropped up to a bound, or closes the
+ * connection after the answer past it (rest-of-body.ts).
  */
 async function answerUpload(request: FastifyRequest, reply: FastifyReply, run: () => Promise<Result>): Promise<void> {
   let result: Result;
   try {
     result = await run();
   } catch (error) {
-    if (!request.raw.complete) reply.header('Connection', 'close');
+    await discardRestOfBody(request, reply);
     throw error;
   }
-  if (!request.raw.complete) reply.header('Connection', 'close');
+  await discardRestOfBody(request, reply);
   send(reply, result);
 }
 

@@ -5,6 +5,7 @@ import { postgresDialect } from '../../sql/postgres/dialect.ts';
 import { LookupBatcher } from '../lookup-batcher.ts';
 import { multiRowInsert } from '../multi-row.ts';
 import { TurnQueue } from '../turn-queue.ts';
+import { OneAtATime } from '../one-at-a-time.ts';
 import { PostgresSharedSlots } from './shared-slots.ts';
 
 // int8 (counts) and numeric come back as JS numbers rather than strings.
@@ -56,10 +57,18 @@ export class PostgresDriver implements SqlDriver {
     const planned = Math.max(1, Math.floor(poolSize / 2));
     this.sharedSlots = new PostgresSharedSlots(url);
     this.pool = new pg.Pool({ connectionString: url, max: Math.max(1, poolSize - planned), options: CONNECTION_OPTIONS, idleTimeoutMillis: 0 });
-    this.planned = new pg.Pool({ connectionString: url, max: planned, options: CONNECTION_OPTIONS, idleTimeoutMillis: 0 });
     // Set on connecting rather than through `options`, which a database URL may replace: on these
-    // connections a named statement must never switch to a generic plan.
-    this.planned.on('connect', (client) => void client.query('SET plan_cache_mode = force_custom_plan').catch(() => {}));
+    // connections a named statement must never switch to a generic plan. `onConnect` runs before
+    // the pool hands the connection out, so the SET is never queued behind on a busy client.
+    this.planned = new pg.Pool({
+      connectionString: url,
+      max: planned,
+      options: CONNECTION_OPTIONS,
+      idleTimeoutMillis: 0,
+      onConnect: async (client) => {
+        await client.query('SET plan_cache_mode = force_custom_plan').catch(() => {});
+      },
+    });
     // An idle client that loses its connection must not crash the process; the pool replaces it.
     this.pool.on('error', () => {});
     this.planned.on('error', () => {});
@@ -125,10 +134,12 @@ export class PostgresDriver implements SqlDriver {
 
   async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    // A use case may start two statements of its transaction at once; they take turns.
+    const line = new OneAtATime();
     const tx: SqlExecutor = {
       dialect: this.dialect,
-      all: async (sql, params = [], options) => (await client.query<Row>(this.statement(sql, params, options))).rows,
-      run: async (sql, params = []) => (await client.query(this.statement(sql, params))).rowCount ?? 0,
+      all: (sql, params = [], options) => line.run(async () => (await client.query<Row>(this.statement(sql, params, options))).rows),
+      run: (sql, params = []) => line.run(async () => (await client.query(this.statement(sql, params))).rowCount ?? 0),
     };
     try {
       await client.query('BEGIN');

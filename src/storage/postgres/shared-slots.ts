@@ -1,6 +1,7 @@
 import type { Client } from 'pg';
 import { pg } from './pg-module.ts';
 import type { SharedSlots, SlotHold } from '../port.ts';
+import { OneAtATime } from '../one-at-a-time.ts';
 
 /** The connection holding this process's slots, and which slots of which key it holds. */
 interface Session {
@@ -18,17 +19,17 @@ interface Session {
  * A session may take an advisory lock it already holds (the lock counts up), so PostgreSQL
  * alone would hand one process the same slot twice: the slots this process holds are left out
  * of each take, and takes run one after another so that each knows what the last one took.
+ * Releases take their turn in the same line: the connection runs one statement at a time.
  */
 export class PostgresSharedSlots implements SharedSlots {
   private session: Session | null = null;
-  private turn: Promise<unknown> = Promise.resolve();
+  /** Takes and releases, one statement at a time on the one connection they share. */
+  private readonly line = new OneAtATime();
 
   constructor(private readonly url: string) {}
 
   take(key: string, count: number): Promise<SlotHold | null> {
-    const taking = this.turn.then(() => this.takeNow(key, count));
-    this.turn = taking.catch(() => undefined);
-    return taking;
+    return this.line.run(() => this.takeNow(key, count));
   }
 
   private async takeNow(key: string, count: number): Promise<SlotHold | null> {
@@ -57,7 +58,7 @@ export class PostgresSharedSlots implements SharedSlots {
         if (this.session !== session) return;
         mine.delete(slot);
         if (mine.size === 0 && session.held.get(key) === mine) session.held.delete(key);
-        await client.query('SELECT pg_advisory_unlock(hashtext($1), $2::int)', [key, slot]).catch(() => undefined);
+        await this.line.run(() => client.query('SELECT pg_advisory_unlock(hashtext($1), $2::int)', [key, slot])).catch(() => undefined);
       },
     };
   }
