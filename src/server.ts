@@ -25,6 +25,9 @@ import { sessionRoutes } from './http/routes/sessions.ts';
 import { roleRoutes } from './http/routes/roles.ts';
 import { installationRoutes } from './http/routes/installations.ts';
 import { configRoutes } from './http/routes/config.ts';
+import { serverInfoRoutes } from './http/routes/server-info.ts';
+import { purgeRoutes } from './http/routes/purge.ts';
+import { unbuiltListRoutes } from './http/routes/unbuilt-lists.ts';
 import { registerAppsRoutes } from './http/routes/apps.ts';
 import { registerHealthRoute } from './http/routes/health.ts';
 import { registerUserPages } from './http/routes/user-pages.ts';
@@ -107,7 +110,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   registerFileRoutes(http, deps, files);
   // The batch route dispatches through the same table it is part of.
   let table: RouteTable;
-  table = new RouteTable([...roleRoutes, ...installationRoutes, ...classRoutes, ...userRoutes, ...sessionRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, batchRoute(() => table)]);
+  table = new RouteTable([...roleRoutes, ...installationRoutes, ...classRoutes, ...userRoutes, ...sessionRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...serverInfoRoutes, ...purgeRoutes, ...unbuiltListRoutes, batchRoute(() => table)]);
   registerAppRoutes(http, deps, table);
   const front = new DirectFront(deps, table, http.log as unknown as Logger);
   http.addHook('preClose', (done) => {
