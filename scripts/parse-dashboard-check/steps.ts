@@ -264,14 +264,14 @@ const STEPS: Step[] = [
       await page.screenshot({ path: join(state.target.out, 'config-dialog.png') });
       await created.getByText('Create', { exact: true }).click();
       await page.waitForTimeout(1000);
-      expectEqual((await rest(state.target, 'GET', '/config')).body.params, { welcomeText: 'Hello' }, 'the config after create');
+      expectEqual((await rest(state.target, 'GET', '/config')).body.params.welcomeText, 'Hello', 'welcomeText after create');
       await page.getByText('welcomeText', { exact: true }).first().click();
       const edited = await dialog(page);
       await page.screenshot({ path: join(state.target.out, 'config-edit-dialog.png') });
       await edited.locator('textarea').first().fill('Welcome back');
       await edited.getByText('Save', { exact: true }).click();
       await page.waitForTimeout(1000);
-      expectEqual((await rest(state.target, 'GET', '/config')).body.params, { welcomeText: 'Welcome back' }, 'the config after edit');
+      expectEqual((await rest(state.target, 'GET', '/config')).body.params.welcomeText, 'Welcome back', 'welcomeText after edit');
       // The row's trash button is its last button.
       await page.getByText('welcomeText', { exact: true }).first().hover();
       const row = page.getByText('welcomeText', { exact: true }).first().locator('xpath=ancestor::tr[1]');
@@ -282,7 +282,7 @@ const STEPS: Step[] = [
       if (await confirmation.count()) await confirmation.first().fill('welcomeText');
       await removal.getByText(/^Delete/).last().click();
       await page.waitForTimeout(1000);
-      expectEqual((await rest(state.target, 'GET', '/config')).body.params, {}, 'the config after delete');
+      expect(!('welcomeText' in (await rest(state.target, 'GET', '/config')).body.params), 'welcomeText is still there after the delete');
     },
   },
   {
@@ -318,13 +318,50 @@ const STEPS: Step[] = [
     name: 'browse roles and the users of a role (a Relation)',
     run: async (page, state) => {
       const users = { __op: 'AddRelation', objects: [{ __type: 'Pointer', className: '_User', objectId: state.users[0] }] };
-      expectEqual((await rest(state.target, 'POST', '/roles', { name: 'editors', ACL: { '*': { read: true } }, users })).status, 201, 'a prepared role');
+      const name = `editors${Date.now().toString(36)}`;
+      expectEqual((await rest(state.target, 'POST', '/roles', { name, ACL: { '*': { read: true } }, users })).status, 201, 'a prepared role');
       await openClass(page, state, '_Role');
-      await page.getByText('editors', { exact: true }).first().waitFor();
+      // Newest first: the role just made is the first row.
+      await page.getByText(name, { exact: true }).first().waitFor();
       // The pill opens the relation from its arrow.
       await page.getByText('View relation', { exact: true }).first().locator('xpath=..').locator('svg').first().click();
       await page.getByText(state.users[0]!, { exact: true }).first().waitFor();
       expect((await page.getByText(state.users[1]!, { exact: true }).count()) === 0, 'the relation view shows a user not in the role');
+    },
+  },
+  {
+    name: 'a column with a default value fills new objects',
+    knownGap: 'schema defaultValue and required are kept but not applied to writes yet',
+    run: async (page, state) => {
+      await openClass(page, state);
+      await page.getByText('Add a new column', { exact: true }).first().click();
+      const add = await dialog(page);
+      await add.getByPlaceholder('Give it a good name...').fill('genre');
+      await add.getByPlaceholder('Set a default value here').fill('unknown');
+      await add.getByText('Add', { exact: true }).click();
+      await page.getByText('genre', { exact: true }).first().waitFor();
+      const { fields } = (await rest(state.target, 'GET', `/schemas/${state.className}`)).body;
+      expectEqual(fields.genre, { type: 'String', required: false, defaultValue: 'unknown' }, 'the field kept');
+      const created = await rest(state.target, 'POST', `/classes/${state.className}`, { title: 'no genre given' });
+      const read = await rest(state.target, 'GET', `/classes/${state.className}/${created.body.objectId}`);
+      await rest(state.target, 'DELETE', `/classes/${state.className}/${created.body.objectId}`);
+      expectEqual(read.body.genre, 'unknown', 'the genre of an object created without one');
+    },
+  },
+  {
+    name: 'add a user as a row of _User',
+    knownGap: 'writes through /1/classes/_User are refused (119) until that path behaves as /1/users',
+    run: async (page, state) => {
+      await openClass(page, state, '_User');
+      await page.getByText('Add Row', { exact: true }).first().click();
+      await page.waitForTimeout(500);
+      const username = `linus${Date.now().toString(36)}`;
+      // Only a name: Basalt's _User schema has no "password" column for the grid to offer.
+      await editCell(page, 'username', 0, username);
+      await page.getByText('Add', { exact: true }).first().click();
+      await page.waitForTimeout(1000);
+      const found = await rest(state.target, 'GET', `/users?where=${encodeURIComponent(JSON.stringify({ username }))}`);
+      expectEqual(found.body.results.length, 1, 'users with the new name');
     },
   },
   {
