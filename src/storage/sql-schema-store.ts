@@ -130,9 +130,9 @@ export class SqlSchemaStore implements SchemaStore {
         found = true;
         const table = this.ns.table(className);
         // A writer between the two deletes could have its object kept and its relation rows
-        // deleted, so writers wait until this transaction ends (SQLite's BEGIN IMMEDIATE already
-        // keeps them out).
-        const lockTable = d.lockTableSql(table);
+        // deleted, so writers wait until this transaction ends; readers go on and see the class
+        // as it was until then (SQLite's BEGIN IMMEDIATE already keeps writers out).
+        const lockTable = d.lockTableWritesSql(table);
         if (lockTable) await tx.run(lockTable);
         await tx.run(`DELETE FROM ${table}`);
         await tx.run(`DELETE FROM ${this.ns.table('_Join')} WHERE "owningClass" = ${d.placeholder(1)}`, [className]);
