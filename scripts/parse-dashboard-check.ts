@@ -15,7 +15,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { runSteps, type CheckTarget } from './parse-dashboard-check/steps.ts';
+import { runSteps, type CheckTarget } from './parse-dashboard-check/run.ts';
+import { STEPS } from './parse-dashboard-check/steps.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const MANIFEST = join(ROOT, 'scripts/parse-dashboard-check/package.json');
@@ -154,7 +155,7 @@ async function main(): Promise<number> {
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     try {
       const target: CheckTarget = { serverURL, dashboardURL, appId: APP_ID, masterKey: MASTER_KEY, appName: APP_NAME, out: options.out };
-      const results = await runSteps(browser, target);
+      const results = await runSteps(browser, target, STEPS);
       console.log(`\nParse Dashboard against Basalt (${options.database ? 'PostgreSQL' : 'SQLite'}); screenshots in ${options.out}\n`);
       for (const result of results) {
         console.log(`${result.outcome.padEnd(10)} ${result.name}${result.detail ? `\n           ${result.detail.replace(/\n/g, '\n           ')}` : ''}`);

@@ -1,150 +1,13 @@
 /**
  * The browser steps of scripts/parse-dashboard-check.ts: what a Parse user does in Parse
  * Dashboard, each step checked through the REST API afterwards (what the page shows is the
- * dashboard's business; what was stored is Basalt's).
+ * Dashboard's business; what was stored is Basalt's).
  */
-import type { Browser, Page, Response as PageResponse } from 'playwright-core';
 import { join } from 'node:path';
+import type { Step } from './run.ts';
+import { appPath, dialog, editCell, expect, expectEqual, menu, modal, objects, openClass, rest, visible } from './page.ts';
 
-export interface CheckTarget {
-  readonly serverURL: string;
-  readonly dashboardURL: string;
-  readonly appId: string;
-  readonly masterKey: string;
-  readonly appName: string;
-  readonly out: string;
-}
-
-export interface StepResult {
-  readonly name: string;
-  /** ok; FAIL; `known gap` (fails as docs/parse-dashboard.md says); FIXED? (a known gap that now passes). */
-  readonly outcome: 'ok' | 'FAIL' | 'known gap' | 'FIXED?';
-  readonly detail?: string;
-}
-
-interface Step {
-  readonly name: string;
-  /** Why the step is expected to fail today; it then counts as a known gap. */
-  readonly knownGap?: string;
-  readonly run: (page: Page, state: State) => Promise<void>;
-}
-
-/** What later steps need of earlier ones. */
-interface State {
-  readonly target: CheckTarget;
-  readonly className: string;
-  readonly users: string[];
-}
-
-const TIMEOUT = 10_000;
-
-export async function runSteps(browser: Browser, target: CheckTarget): Promise<StepResult[]> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.setDefaultTimeout(TIMEOUT);
-  const failures: string[] = [];
-  // Every answer of Basalt at 400 or above is a failure of the step it happens in, unless the step
-  // is a known gap: the dashboard often shows nothing of a failed request.
-  page.on('response', (response) => void noteFailure(response, target, failures));
-  const state: State = { target, className: `Book${Date.now().toString(36)}`, users: [] };
-  const results: StepResult[] = [];
-  for (const [index, step] of STEPS.entries()) {
-    failures.length = 0;
-    let error: string | null = null;
-    try {
-      await step.run(page, state);
-      await page.waitForTimeout(300);
-    } catch (caught) {
-      // Playwright's first line says what failed, its call log which element it waited for.
-      const lines = caught instanceof Error ? caught.message.split('\n') : [String(caught)];
-      error = [lines[0], lines.find((line) => line.includes('waiting for'))?.replace(/\x1b\[\d+m/g, '').trim()].filter(Boolean).join(' ');
-    }
-    const shot = join(target.out, `${String(index + 1).padStart(2, '0')}-${step.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`);
-    await page.screenshot({ path: shot }).catch(() => undefined);
-    const problems = [...(error ? [error] : []), ...failures];
-    if (step.knownGap) results.push(problems.length ? { name: step.name, outcome: 'known gap', detail: `${step.knownGap}\n${problems.join('\n')}` } : { name: step.name, outcome: 'FIXED?', detail: `expected to fail (${step.knownGap}) but passed: update docs/parse-dashboard.md` });
-    else results.push(problems.length ? { name: step.name, outcome: 'FAIL', detail: problems.join('\n') } : { name: step.name, outcome: 'ok' });
-  }
-  return results;
-}
-
-async function noteFailure(response: PageResponse, target: CheckTarget, failures: string[]): Promise<void> {
-  if (!response.url().startsWith(target.serverURL) || response.status() < 400) return;
-  const request = response.request();
-  const body = request.postData() ?? '';
-  const method = /"_method":"(\w+)"/.exec(body)?.[1] ?? request.method();
-  const answer = await response.text().catch(() => '');
-  failures.push(`Basalt answered ${response.status()} to ${method} ${response.url().slice(target.serverURL.length)}: ${answer.slice(0, 300)}`);
-}
-
-/** A REST call with the master key, to prepare and to check what the dashboard did. */
-async function rest(target: CheckTarget, method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${target.serverURL}${path}`, {
-    method,
-    headers: { 'X-Parse-Application-Id': target.appId, 'X-Parse-Master-Key': target.masterKey, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
-
-function expect(condition: boolean, message: string): void {
-  if (!condition) throw new Error(message);
-}
-
-function expectEqual(actual: unknown, expected: unknown, what: string): void {
-  expect(JSON.stringify(actual) === JSON.stringify(expected), `${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
-}
-
-const appPath = (state: State, path: string) => `${state.target.dashboardURL}/apps/${encodeURIComponent(state.target.appName)}/${path}`;
-
-async function openClass(page: Page, state: State, className = state.className): Promise<void> {
-  await page.goto(appPath(state, `browser/${className}`));
-  await page.getByText('objectId', { exact: true }).first().waitFor();
-  await page.waitForTimeout(500);
-}
-
-/** The grid draws cells as plain divs: a cell is found by its column header's x and its row's y. */
-async function cellPoint(page: Page, column: string, row: number): Promise<{ x: number; y: number }> {
-  const header = await page.getByText(column, { exact: true }).first().boundingBox();
-  const id = await page.getByText('objectId', { exact: true }).first().boundingBox();
-  expect(header !== null && id !== null, `no column ${column} in the grid`);
-  const rowHeight = 30;
-  return { x: header!.x + 20, y: id!.y + id!.height / 2 + rowHeight * (row + 1) + 4 };
-}
-
-async function editCell(page: Page, column: string, row: number, text: string): Promise<void> {
-  const { x, y } = await cellPoint(page, column, row);
-  await page.mouse.dblclick(x, y);
-  await page.waitForTimeout(300);
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.type(text);
-  await page.keyboard.press('Enter');
-  await page.waitForTimeout(800);
-}
-
-async function menu(page: Page, name: string, item: string): Promise<void> {
-  await page.getByText(name, { exact: true }).first().click();
-  await page.getByText(item, { exact: true }).first().click();
-}
-
-const modal = (page: Page) => page.locator('[data-modal=true]');
-
-const visible = (page: Page, text: string) => page.getByText(text, { exact: true }).locator('visible=true').first();
-
-/** A dialog, once its opening animation is over (fields filled earlier lose their input). */
-async function dialog(page: Page) {
-  await modal(page).waitFor();
-  await page.waitForTimeout(700);
-  return modal(page);
-}
-
-async function objects(state: State, className = state.className): Promise<any[]> {
-  const found = await rest(state.target, 'GET', `/classes/${className}?order=createdAt`);
-  expectEqual(found.status, 200, `GET /classes/${className}`);
-  return found.body.results;
-}
-
-const STEPS: Step[] = [
+export const STEPS: Step[] = [
   {
     name: 'apps page shows the app and its server version',
     run: async (page, state) => {
@@ -174,7 +37,8 @@ const STEPS: Step[] = [
       await page.getByText('Create a class', { exact: true }).first().click();
       await page.getByPlaceholder('Give it a good name...').fill(state.className);
       await modal(page).getByText('Create', { exact: true }).click();
-      await page.getByText('Add a new column', { exact: true }).first().waitFor();
+      // The Dashboard opens the new class once the server has it.
+      await page.waitForURL(`**/browser/${state.className}`);
       expectEqual((await rest(state.target, 'GET', `/schemas/${state.className}`)).status, 200, 'the class schema');
     },
   },
