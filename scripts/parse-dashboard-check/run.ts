@@ -67,10 +67,29 @@ export async function runSteps(browser: Browser, target: CheckTarget, steps: rea
 }
 
 async function noteFailure(response: PageResponse, target: CheckTarget, failures: string[]): Promise<void> {
-  if (!response.url().startsWith(target.serverURL) || response.status() < 400) return;
+  if (!response.url().startsWith(target.serverURL)) return;
+  const path = response.url().slice(target.serverURL.length);
   const request = response.request();
   const body = request.postData() ?? '';
   const method = /"_method":"(\w+)"/.exec(body)?.[1] ?? request.method();
   const answer = await response.text().catch(() => '');
-  failures.push(`Basalt answered ${response.status()} to ${method} ${response.url().slice(target.serverURL.length)}: ${answer.slice(0, 300)}`);
+  if (response.status() >= 400) {
+    failures.push(`Basalt answered ${response.status()} to ${method} ${path}: ${answer.slice(0, 300)}`);
+    return;
+  }
+  // A batch answers 200 with an error in place of each command that failed.
+  if (!path.startsWith('/batch')) return;
+  let items: unknown;
+  try {
+    items = JSON.parse(answer);
+  } catch {
+    return;
+  }
+  const commands = (JSON.parse(body || '{}') as { requests?: { method: string; path: string }[] }).requests ?? [];
+  if (!Array.isArray(items)) return;
+  items.forEach((item: { error?: unknown }, index) => {
+    if (item?.error === undefined) return;
+    const command = commands[index];
+    failures.push(`Basalt answered, in a batch, ${JSON.stringify(item.error).slice(0, 300)} to ${command?.method} ${command?.path}`);
+  });
 }
