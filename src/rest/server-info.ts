@@ -3,10 +3,11 @@ import { ok, type RequestContext, type Result } from './context.ts';
 
 /**
  * The Parse Server version whose REST behaviour Basalt answers as, for clients that gate on it.
- * Parse Dashboard shows field default values and `required` from 3.7.0 and the config's
- * masterKeyOnly flag from 3.9.0 (Basalt has both), and warns that a server below 7.0.0 is not
- * supported. 7.0.0 is the oldest version it supports without that warning; nothing Basalt
- * serves is older than it in shape. See docs/api.md, "Server info".
+ * Parse Dashboard offers field default values and `required` from 3.7.0 and the config's
+ * masterKeyOnly flag from 3.9.0, and warns that a server below 7.0.0 is not supported. Basalt
+ * keeps all three (the schema's two are not yet applied to writes) and answers in Parse Server
+ * 7's shapes; 7.0.0 is the oldest version the Dashboard supports without its warning. See
+ * docs/api.md, "Server info".
  */
 export const PARSE_SERVER_VERSION = '7.0.0';
 
