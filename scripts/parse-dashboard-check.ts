@@ -63,8 +63,10 @@ function timed(label: string, fn: () => void): void {
 
 function ensureChromium(): void {
   if (existsSync(CHROMIUM)) return;
-  const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
-  const apt = (args: string[]) => (sudo.length ? run('sudo', ['apt-get', ...args]) : run('apt-get', args));
+  // No question may stop the install; sudo would drop an exported variable, so env sets it.
+  const aptGet = ['DEBIAN_FRONTEND=noninteractive', 'apt-get'];
+  const asRoot = process.getuid?.() === 0;
+  const apt = (args: string[]) => (asRoot ? run('env', [...aptGet, ...args]) : run('sudo', ['env', ...aptGet, ...args]));
   timed('Chromium installed from apt', () => {
     apt(['update']);
     apt(['install', '-y', 'chromium']);
@@ -118,7 +120,14 @@ function start(label: string, command: string, args: readonly string[], env: Nod
   return child;
 }
 
+/** Parse Dashboard 9 needs Node 20.19 or later (its engines field). */
+function checkNode(): void {
+  const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+  if (major < 20 || (major === 20 && minor < 19)) throw new Error(`Parse Dashboard needs Node 20.19 or later; this is ${process.versions.node}.`);
+}
+
 async function main(): Promise<number> {
+  checkNode();
   const options = parseOptions(process.argv.slice(2));
   ensureChromium();
   const dashboardBin = ensureDashboard(options.cache);
