@@ -38,7 +38,7 @@ export interface State {
 const TIMEOUT = 10_000;
 
 export async function runSteps(browser: Browser, target: CheckTarget, steps: readonly Step[]): Promise<StepResult[]> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
   page.setDefaultTimeout(TIMEOUT);
   const failures: string[] = [];
   // Every answer of Basalt at 400 or above is a failure of the step it happens in, unless the step
