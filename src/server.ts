@@ -26,6 +26,9 @@ import { sessionRoutes } from './http/routes/sessions.ts';
 import { roleRoutes } from './http/routes/roles.ts';
 import { installationRoutes } from './http/routes/installations.ts';
 import { configRoutes } from './http/routes/config.ts';
+import { serverInfoRoutes } from './http/routes/server-info.ts';
+import { purgeRoutes } from './http/routes/purge.ts';
+import { unbuiltListRoutes } from './http/routes/unbuilt-lists.ts';
 import { registerAppsRoutes } from './http/routes/apps.ts';
 import { registerHealthRoute } from './http/routes/health.ts';
 import { registerUserPages } from './http/routes/user-pages.ts';
@@ -113,7 +116,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   // The batch route dispatches through the same table it is part of.
   let table: RouteTable;
   // Built-in classes' routes come first: their /1/classes/_X paths must win over the generic ones.
-  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, batchRoute(() => table)]);
+  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes, ...unbuiltListRoutes, batchRoute(() => table)]);
   registerAppRoutes(http, deps, table);
   const front = new DirectFront(deps, table, http.log as unknown as Logger);
   http.addHook('preClose', (done) => {

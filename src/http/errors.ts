@@ -4,6 +4,7 @@ import { ApiError, Errors, CATALOG } from '../errors/index.ts';
 import { setCorsHeaders } from './cors.ts';
 import type { Log } from '../rest/context.ts';
 import { readRestOfBody } from './rest-of-body.ts';
+import { splitSdkFields } from './sdk-body.ts';
 
 /** Maps any failure to `{code, error}`; nothing else (no stack, no driver text) reaches a client. */
 export function toApiError(error: unknown): ApiError | null {
@@ -42,12 +43,22 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const { status, body } = failureAnswer(error, request.log, request.id);
     return reply.code(status).send(body);
   });
-  app.setNotFoundHandler((request, reply) => reply.code(404).send(noEndpoint(request.method, request.url).toJSON()));
+  app.setNotFoundHandler((request, reply) => reply.code(404).send(noEndpoint(meantMethod(request.method, request.body), request.url).toJSON()));
+}
+
+/**
+ * The method the client meant: the Parse SDKs send every request as a POST whose body names the
+ * real one in `_method`, and a 404 that named the POST would point at the wrong request.
+ */
+export function meantMethod(wireMethod: string, body: unknown): string {
+  if (wireMethod !== 'POST') return wireMethod;
+  const override = splitSdkFields(body).sdk.method?.toUpperCase();
+  return override || wireMethod;
 }
 
 /** The answer for a path with no route: 404/108, before any key is checked. */
 export function noEndpoint(method: string, url: string): ApiError {
-  return new ApiError(CATALOG.commandUnavailable, `No endpoint at ${method} ${url.split('?')[0]!.slice(0, 200)}.`, 404);
+  return new ApiError(CATALOG.commandUnavailable, `No endpoint at ${method.slice(0, 20)} ${url.split('?')[0]!.slice(0, 200)}.`, 404);
 }
 
 /**

@@ -25,13 +25,17 @@ export async function getConfig(ctx: RequestContext): Promise<Result> {
  * SDKs' `Parse.Config.save` and the dashboard send it: each parameter in `params` is set, or
  * removed when its value is `{"__op": "Delete"}`; a parameter set here is hidden from other
  * keys when `masterKeyOnly` holds `true` for it, and visible to all otherwise. Parameters not
- * named stay as they are. Answers `{result: true}`, which is what the SDKs check.
+ * named stay as they are. A `masterKeyOnly` entry of `{"__op": "Delete"}` (what Parse Dashboard
+ * sends along with a removal) counts as false. Answers `{result: true}`, which is what the SDKs check.
  */
 export async function updateConfig(ctx: RequestContext, body: unknown): Promise<Result> {
   if (!ctx.auth.isMaster) throw Errors.operationForbidden('Only the master key may change the config.');
   if (!isPlainObject(body) || !isPlainObject(body.params)) throw Errors.invalidJson('The body must be {"params": {...}} with an optional "masterKeyOnly": {...}.');
   const flags = body.masterKeyOnly ?? {};
-  if (!isPlainObject(flags) || Object.values(flags).some((flag) => typeof flag !== 'boolean')) throw Errors.invalidJson('masterKeyOnly must map parameter names to true or false.');
+  // Parse Dashboard removes a parameter with `{"__op": "Delete"}` in both maps: the flag goes with it.
+  if (!isPlainObject(flags) || Object.values(flags).some((flag) => typeof flag !== 'boolean' && !isDeleteOp(flag))) {
+    throw Errors.invalidJson('masterKeyOnly must map parameter names to true, false or {"__op": "Delete"}.');
+  }
 
   const set = new Map<string, ConfigParam>();
   const remove: string[] = [];
@@ -50,6 +54,10 @@ export async function updateConfig(ctx: RequestContext, body: unknown): Promise<
   await checkSize(ctx, set, remove);
   if (set.size > 0 || remove.length > 0) await ctx.app.config.change(set, remove);
   return ok({ result: true });
+}
+
+function isDeleteOp(value: unknown): boolean {
+  return isPlainObject(value) && value.__op === 'Delete' && Object.keys(value).length === 1;
 }
 
 function checkName(name: string): void {

@@ -11,6 +11,7 @@ function heldStore() {
     loadAll: () => new Promise<ClassSchema[]>((resolve) => loads.push(resolve)),
     change: () => Promise.reject(new Error('not used')),
     drop: () => Promise.reject(new Error('not used')),
+    purge: () => Promise.reject(new Error('not used')),
     countObjects: () => Promise.reject(new Error('not used')),
   };
   return { store, loads };

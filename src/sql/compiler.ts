@@ -139,6 +139,10 @@ export abstract class SqlCompiler {
   lockTableSql(_table: string): string | null {
     return null;
   }
+  /** A statement keeping other writers (not readers) off a table until the transaction ends. */
+  lockTableWritesSql(_table: string): string | null {
+    return null;
+  }
   /** Appended to a SELECT that reads a row it is about to update. */
   readonly lockClause: string = '';
   /** Index DDL for the read permission list (an index the ACL filter can use). */

@@ -137,6 +137,11 @@ export interface SchemaStore {
   /** Creates the class table and schema row if absent; runs `change` on the current schema under a lock. */
   change(className: string, change: (current: ClassSchema | null) => ClassSchema | null, ddl?: (current: ClassSchema | null, next: ClassSchema) => DdlStep[]): Promise<ClassSchema | null>;
   drop(className: string): Promise<void>;
+  /**
+   * Deletes every object of each class named and the relation rows they own, keeping the
+   * schemas, in one transaction. A class without a schema is skipped; false when none had one.
+   */
+  purge(classNames: readonly string[]): Promise<boolean>;
   countObjects(className: string): Promise<number>;
 }
 

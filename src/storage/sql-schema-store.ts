@@ -121,6 +121,26 @@ export class SqlSchemaStore implements SchemaStore {
     });
   }
 
+  async purge(classNames: readonly string[]): Promise<boolean> {
+    const d = this.dialect;
+    return this.ns.driver.transaction(async (tx) => {
+      let found = false;
+      for (const className of classNames) {
+        if (!(await this.lockClass(tx, className))) continue;
+        found = true;
+        const table = this.ns.table(className);
+        // A writer between the two deletes could have its object kept and its relation rows
+        // deleted, so writers wait until this transaction ends; readers go on and see the class
+        // as it was until then (SQLite's BEGIN IMMEDIATE already keeps writers out).
+        const lockTable = d.lockTableWritesSql(table);
+        if (lockTable) await tx.run(lockTable);
+        await tx.run(`DELETE FROM ${table}`);
+        await tx.run(`DELETE FROM ${this.ns.table('_Join')} WHERE "owningClass" = ${d.placeholder(1)}`, [className]);
+      }
+      return found;
+    });
+  }
+
   async countObjects(className: string): Promise<number> {
     const rows = await this.ns.driver.all(`SELECT count(*) AS "n" FROM ${this.ns.table(className)}`);
     return Number(rows[0]?.n ?? 0);

@@ -132,4 +132,21 @@ eachBackend('config', (target) => {
     assert.deepEqual(batch.body, [{ success: { result: true } }]);
     assert.equal((await params()).viaBatch, 1);
   });
+
+  it('removes a parameter and its flag as Parse Dashboard asks: Delete in params and in masterKeyOnly', async () => {
+    await put({ params: { dashSecret: 's', dashNote: 'n' }, masterKeyOnly: { dashSecret: true } });
+    await put({ params: { dashSecret: { __op: 'Delete' } }, masterKeyOnly: { dashSecret: { __op: 'Delete' } } });
+    const read = (await app.get('/1/config', MASTER)).body;
+    assert.equal(Object.hasOwn(read.params, 'dashSecret'), false);
+    assert.equal(Object.hasOwn(read.masterKeyOnly, 'dashSecret'), false);
+    assert.equal(read.params.dashNote, 'n');
+    // Set again with a Delete flag: visible to every key.
+    await put({ params: { dashSecret: 'again' }, masterKeyOnly: { dashSecret: { __op: 'Delete' } } });
+    assert.equal((await params()).dashSecret, 'again');
+    // Another operator, or Delete with more fields, is no flag.
+    for (const flag of [{ __op: 'Increment', amount: 1 }, { __op: 'Delete', extra: 1 }]) {
+      assertError(await app.put('/1/config', { params: { dashNote: 'changed' }, masterKeyOnly: { dashNote: flag } }, MASTER), 400, 107);
+    }
+    assert.equal((await params()).dashNote, 'n');
+  });
 });

@@ -43,6 +43,10 @@ export class PostgresCompiler extends SqlCompiler implements AggregateDialect {
   override lockTableSql(table: string): string {
     return `LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`;
   }
+  override lockTableWritesSql(table: string): string {
+    // Conflicts with the ROW EXCLUSIVE lock every INSERT, UPDATE and DELETE takes, not with reads.
+    return `LOCK TABLE ${table} IN SHARE ROW EXCLUSIVE MODE`;
+  }
   permsIndex(indexName: string, table: string): string | null {
     return `CREATE INDEX IF NOT EXISTS "${indexName}" ON ${table} USING GIN ("_rperm")`;
   }
