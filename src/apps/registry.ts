@@ -1,10 +1,13 @@
 import { Errors } from '../errors/index.ts';
 import type { Backend } from '../storage/backend.ts';
 import { SqlAppStore } from '../storage/sql-store.ts';
+import { AppNamespace } from '../storage/namespace.ts';
+import { UnitDriver } from '../storage/unit-driver.ts';
 import { SchemaService } from '../schema/service.ts';
 import { SessionService } from '../auth/sessions.ts';
 import { RoleService } from '../auth/roles.ts';
 import type { AppStore } from '../storage/port.ts';
+import type { WriteHooks } from '../rest/write/hooks.ts';
 import { SqlTokenStore, type TokenStore } from '../storage/sql-tokens.ts';
 import { SqlOutboxStore, type OutboxStore } from '../storage/sql-outbox.ts';
 import { SqlConfigStore } from '../storage/sql-config.ts';
@@ -24,6 +27,15 @@ export interface AppHandle {
   readonly outbox: OutboxStore;
   /** The config parameters of spec 2.9, cached. */
   readonly config: ConfigService;
+  /** The write pipeline's observers (rest/write/hooks.ts): one registry for every app of the process. */
+  readonly hooks: WriteHooks;
+  /**
+   * Runs `fn` with this app as seen from one database transaction, on one connection: its store,
+   * schemas, sessions, roles, tokens and config read and write through it. Commits when `fn`
+   * resolves, rolls back when it throws. Inside, use only the handle given: on SQLite anything
+   * else waits for the transaction to end.
+   */
+  unitOfWork<T>(fn: (app: AppHandle) => Promise<T>): Promise<T>;
 }
 
 /**
@@ -38,7 +50,10 @@ export class AppRegistry {
   private readonly loadedRecords = new Map<string, AppRecord>();
   private readonly openHandles = new Map<string, AppHandle>();
 
-  constructor(private readonly backend: Backend) {
+  constructor(
+    private readonly backend: Backend,
+    private readonly hooks: WriteHooks,
+  ) {
     backend.subscribe((message) => {
       if (message.what === 'app') this.forget(message.appId);
       if (message.what === 'schema') void this.handles.get(message.appId)?.then((handle) => handle.schemas.invalidate());
@@ -109,17 +124,46 @@ export class AppRegistry {
     return rows.map(toRecord);
   }
 
+  /**
+   * The services of an app over one namespace: the app's own, or that of a unit of work, whose
+   * services have caches of their own (what they would cache may be rolled back). `outer` is the
+   * app's own schema service, dropped as well when a schema changes inside a unit.
+   */
+  private services(record: AppRecord, ns: AppNamespace, outer: SchemaService | null): AppHandle {
+    const publish = (what: 'schema' | 'sessions' | 'roles' | 'config') => () => this.backend.publish({ appId: record.applicationId, what });
+    const store = new SqlAppStore(ns);
+    const onSchemaChange = outer
+      ? async () => {
+          outer.invalidate();
+          await publish('schema')();
+        }
+      : publish('schema');
+    const schemas = new SchemaService(store.schemas, onSchemaChange);
+    const registry = this;
+    return {
+      record,
+      store,
+      schemas,
+      sessions: new SessionService(store, schemas, publish('sessions')),
+      roles: new RoleService(store, schemas, publish('roles')),
+      config: new ConfigService(new SqlConfigStore(ns), publish('config')),
+      tokens: new SqlTokenStore(ns),
+      outbox: new SqlOutboxStore(ns),
+      hooks: this.hooks,
+      unitOfWork<T>(this: AppHandle, fn: (app: AppHandle) => Promise<T>): Promise<T> {
+        // A unit inside a unit: a savepoint on the outer one's connection, with its services.
+        if (ns.driver instanceof UnitDriver) return ns.driver.transaction(() => fn(this));
+        return ns.driver.transaction((tx) => fn(registry.services(this.record, new AppNamespace(new UnitDriver(tx, ns.driver), ns.schema), outer ?? schemas)));
+      },
+    };
+  }
+
   /** The store and schema cache of an app, opened (and migrated) on first use. */
   handle(record: AppRecord): Promise<AppHandle> {
     let handle = this.handles.get(record.applicationId);
     if (!handle) {
       handle = this.backend.openApp(record.namespace).then((ns) => {
-        const store = new SqlAppStore(ns);
-        const schemas = new SchemaService(store.schemas, () => this.backend.publish({ appId: record.applicationId, what: 'schema' }));
-        const sessions = new SessionService(store, schemas, () => this.backend.publish({ appId: record.applicationId, what: 'sessions' }));
-        const roles = new RoleService(store, schemas, () => this.backend.publish({ appId: record.applicationId, what: 'roles' }));
-        const config = new ConfigService(new SqlConfigStore(ns), () => this.backend.publish({ appId: record.applicationId, what: 'config' }));
-        const opened = { record, store, schemas, sessions, roles, tokens: new SqlTokenStore(ns), outbox: new SqlOutboxStore(ns), config };
+        const opened = this.services(record, ns, null);
         this.openHandles.set(record.applicationId, opened);
         return opened;
       });

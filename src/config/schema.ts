@@ -49,6 +49,7 @@ export const OPTIONS = {
   s3SecretAccessKey: { flag: 's3-secret-access-key', env: 'BASALT_S3_SECRET_ACCESS_KEY', type: 'string', doc: 'Secret access key that goes with --s3-access-key-id.', secret: true },
   s3ForcePathStyle: { flag: 's3-force-path-style', env: 'BASALT_S3_FORCE_PATH_STYLE', type: 'boolean', default: false, doc: 'Address the bucket in the path (http://host/bucket/key) instead of the host name, as most self-hosted S3-compatible services need.' },
   s3Prefix: { flag: 's3-prefix', env: 'BASALT_S3_PREFIX', type: 'string', doc: 'Text put before every object key (for example basalt/); a file is kept at <prefix><applicationId>/<name>.' },
+  testWriteObserver: { flag: 'test-write-observer', env: 'BASALT_TEST_WRITE_OBSERVER', type: 'string', doc: 'FOR TESTS AND EXTENSION AUTHORS ONLY, never in production: path of an ES module whose default export is called once at start with the write pipeline\'s observer registry (`on(point, className, observer)`, docs/architecture.md "The write pipeline"); its observers see and may change or refuse every write. The server logs a warning at start when it is set.' },
 } as const satisfies Record<string, OptionSpec>;
 
 export type OptionName = keyof typeof OPTIONS;

@@ -60,6 +60,13 @@ export interface AppStore {
   canWrite(className: string, objectId: string, write: Principals): Promise<boolean>;
   relatedIds(className: string, field: string, objectId: string): Promise<string[]>;
   /**
+   * Runs `fn` with a store of this app whose every statement runs in one transaction, on one
+   * connection (row locks are held until it ends): it commits when `fn` resolves and rolls back
+   * when it throws. Within it, use only that store (and services built on it): on SQLite,
+   * anything else waits for the unit to end. A unit inside a unit is a savepoint.
+   */
+  unitOfWork<T>(fn: (unit: AppStore) => Promise<T>): Promise<T>;
+  /**
    * Claims a request id (removing claims older than `staleBefore`): null when this caller now owns
    * it; otherwise the stored answer of the first request, or `running` while it has none yet.
    */

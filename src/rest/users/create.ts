@@ -6,6 +6,7 @@ import { ensureBuiltinClass } from '../../schema/builtin.ts';
 import type { StoredObject } from '../../storage/port.ts';
 import { applyPlan, planWrite } from '../write-plan.ts';
 import type { RequestContext } from '../context.ts';
+import { callerOf, writeCreate } from '../write/pipeline.ts';
 import { checkPasswordPolicy, normalizeEmail, translateUnique, USER, USER_OWN_FIELDS } from './common.ts';
 import { sendVerificationEmail } from './email-verification.ts';
 
@@ -46,7 +47,7 @@ export async function insertUser(ctx: RequestContext, body: NewUserBody): Promis
   const now = new Date().toISOString();
   const user: StoredObject = { objectId, createdAt: now, updatedAt: now, data, rperm: permissions.rperm, wperm: permissions.wperm };
   try {
-    await ctx.app.store.insert(USER, { object: user, relations: applied.relations });
+    await writeCreate(ctx.app, callerOf(ctx), { className: USER, write: { object: user, relations: applied.relations } });
   } catch (error) {
     throw translateUnique(error);
   }
