@@ -6,7 +6,7 @@ import { UnitDriver } from '../storage/unit-driver.ts';
 import { SchemaService } from '../schema/service.ts';
 import { SessionService } from '../auth/sessions.ts';
 import { RoleService } from '../auth/roles.ts';
-import type { AppStore } from '../storage/port.ts';
+import { WriteConflict, type AppStore } from '../storage/port.ts';
 import type { WriteHooks } from '../rest/write/hooks.ts';
 import { SqlTokenStore, type TokenStore } from '../storage/sql-tokens.ts';
 import { SqlOutboxStore, type OutboxStore } from '../storage/sql-outbox.ts';
@@ -36,6 +36,11 @@ export interface AppHandle {
    * else waits for the transaction to end.
    */
   unitOfWork<T>(fn: (app: AppHandle) => Promise<T>): Promise<T>;
+  /**
+   * Inside a unit of work: keeps `run` until the unit commits (dropped if it rolls back), so
+   * that what observes a write (after-hooks) never sees one that is then undone. Null outside.
+   */
+  readonly afterCommit: ((run: () => Promise<void>) => void) | null;
 }
 
 /**
@@ -129,7 +134,7 @@ export class AppRegistry {
    * services have caches of their own (what they would cache may be rolled back). `outer` is the
    * app's own schema service, dropped as well when a schema changes inside a unit.
    */
-  private services(record: AppRecord, ns: AppNamespace, outer: SchemaService | null): AppHandle {
+  private services(record: AppRecord, ns: AppNamespace, outer: SchemaService | null, committed: (() => Promise<void>)[] | null = null): AppHandle {
     const publish = (what: 'schema' | 'sessions' | 'roles' | 'config') => () => this.backend.publish({ appId: record.applicationId, what });
     const store = new SqlAppStore(ns);
     const onSchemaChange = outer
@@ -153,8 +158,19 @@ export class AppRegistry {
       unitOfWork<T>(this: AppHandle, fn: (app: AppHandle) => Promise<T>): Promise<T> {
         // A unit inside a unit: a savepoint on the outer one's connection, with its services.
         if (ns.driver instanceof UnitDriver) return ns.driver.transaction(() => fn(this));
-        return ns.driver.transaction((tx) => fn(registry.services(this.record, new AppNamespace(new UnitDriver(tx, ns.driver), ns.schema), outer ?? schemas)));
+        return (async () => {
+          const pending: (() => Promise<void>)[] = [];
+          let result: T;
+          try {
+            result = await ns.driver.transaction((tx) => fn(registry.services(this.record, new AppNamespace(new UnitDriver(tx, ns.driver), ns.schema), outer ?? schemas, pending)));
+          } catch (error) {
+            throw ns.driver.conflict(error) ? new WriteConflict() : error;
+          }
+          for (const run of pending) await run();
+          return result;
+        })();
       },
+      afterCommit: committed && ((run) => committed.push(run)),
     };
   }
 

@@ -2,6 +2,7 @@ import { Errors, isApiError } from '../errors/index.ts';
 import { isPlainObject } from '../encoding/values.ts';
 import { ok, type RequestContext, type Result } from './context.ts';
 import type { AppHandle } from '../apps/registry.ts';
+import { WriteConflict } from '../storage/port.ts';
 
 export const MAX_BATCH = 50;
 
@@ -43,14 +44,25 @@ export async function runBatch(ctx: RequestContext, body: unknown, dispatch: Dis
  * the batch is written.
  */
 async function runTransaction(ctx: RequestContext, commands: readonly BatchCommand[], dispatch: Dispatch): Promise<Result> {
-  const results = await ctx.app.unitOfWork(async (app) => {
-    const inUnit = withinUnit(ctx, app);
-    const done: unknown[] = [];
-    for (const command of commands) done.push({ success: (await dispatch(inUnit, command)).body });
-    return done;
-  });
-  return ok(results);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const results = await ctx.app.unitOfWork(async (app) => {
+        const inUnit = withinUnit(ctx, app);
+        const done: unknown[] = [];
+        for (const command of commands) done.push({ success: (await dispatch(inUnit, command)).body });
+        return done;
+      });
+      return ok(results);
+    } catch (error) {
+      // Two batches that lock the same objects in another order: PostgreSQL undoes one of them,
+      // which then runs again from the start, as Parse Server retries a failed transaction.
+      if (!(error instanceof WriteConflict)) throw error;
+      if (attempt >= TRANSACTION_ATTEMPTS) throw Errors.internalServerError('The transaction kept meeting others and was rolled back; nothing was written.');
+    }
+  }
 }
+
+const TRANSACTION_ATTEMPTS = 5;
 
 /** The request as its commands see it inside the unit: the app's services over the unit's store. */
 function withinUnit(ctx: RequestContext, app: AppHandle): RequestContext {

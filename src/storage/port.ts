@@ -160,6 +160,16 @@ export class UniqueViolation extends Error {
 }
 
 /**
+ * A unit of work failed only for meeting another one (a deadlock between two transactions that
+ * lock the same rows in another order); nothing of it was written, and it may be run again.
+ */
+export class WriteConflict extends Error {
+  constructor() {
+    super('the transaction met another one and was rolled back');
+  }
+}
+
+/**
  * A read named a column the table no longer has: another process dropped it (with the last
  * index over it) and this process's schema has not been reloaded yet. The read can be planned
  * again from the schema as stored.

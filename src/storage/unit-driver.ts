@@ -61,6 +61,10 @@ export class UnitDriver implements SqlDriver {
     return this.base.missingColumn(error);
   }
 
+  conflict(error: unknown): boolean {
+    return this.base.conflict(error);
+  }
+
   outOfRange(error: unknown): boolean {
     return this.base.outOfRange(error);
   }

@@ -88,6 +88,20 @@ eachBackend('batch transaction', (target) => {
     assert.deepEqual(stored.map((object) => object.n), [12, 12]);
   });
 
+  it('batches that lock the same objects in opposite orders all complete, and lose no update', async () => {
+    const cls = unique('Tx');
+    const a = (await app.post(`/1/classes/${cls}`, { i: 1, n: 0 })).body.objectId;
+    const b = (await app.post(`/1/classes/${cls}`, { i: 2, n: 0 })).body.objectId;
+    const batch = (ids: string[]) =>
+      app.post('/1/batch', {
+        transaction: true,
+        requests: ids.map((id) => ({ method: 'PUT', path: `/1/classes/${cls}/${id}`, body: { n: { __op: 'Increment', amount: 1 } } })),
+      });
+    const responses = await Promise.all(Array.from({ length: 4 }, (_, i) => batch(i % 2 === 0 ? [a, b] : [b, a])));
+    for (const response of responses) assert.equal(response.status, 200, response.text);
+    assert.deepEqual((await all(cls)).map((object) => object.n), [4, 4]);
+  });
+
   it('without transaction, a failing command leaves the others written, as before', async () => {
     const cls = unique('Tx');
     await app.post(`/1/classes/${cls}`, { i: 0, label: 'text' });

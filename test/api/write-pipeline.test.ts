@@ -121,6 +121,23 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.equal((await app.get(`/1/classes/${kept}/${object.body.objectId}`)).status, 200);
     });
 
+    it('in a transactional batch, after-observers run once it commits, and never for a batch rolled back', async () => {
+      const cls = unique('Obs');
+      const failed = await app.post('/1/batch', {
+        transaction: true,
+        requests: [
+          { method: 'POST', path: `/1/classes/${cls}`, body: { name: 'first', n: 1 } },
+          { method: 'POST', path: `/1/classes/${cls}`, body: { name: 'second', n: 'not a number' } },
+        ],
+      });
+      assertError(failed, 400, 111, 'the failed transaction');
+      assert.deepEqual(observed(cls).map((request) => [request.triggerName, request.object.name]), [['beforeSave', 'first']]);
+
+      const done = await app.post('/1/batch', { transaction: true, requests: [{ method: 'POST', path: `/1/classes/${cls}`, body: { name: 'third', n: 3 } }] });
+      assert.equal(done.status, 200, done.text);
+      assert.deepEqual(observed(cls).slice(1).map((request) => [request.triggerName, request.object.name]), [['beforeSave', 'third'], ['afterSave', 'third']]);
+    });
+
     it('users: sign-up, update, password change, authData link, the _User path and delete are observed; sessions never are', async () => {
       const user = await signUp(app, {}, { 'X-Svc-Installation-Id': INSTALLATION });
       let seen = observed('_User', user.objectId);

@@ -31,6 +31,8 @@ export interface WriteTarget {
   readonly store: AppStore;
   readonly schemas: SchemaService;
   readonly hooks: WriteHooks;
+  /** Within a unit of work (a transactional batch): keeps the after-hooks until it commits. */
+  readonly afterCommit?: ((run: () => Promise<void>) => void) | null;
 }
 
 /** Who writes, as the observers see it. */
@@ -91,7 +93,7 @@ export async function writeCreate(app: WriteTarget, caller: Caller, planned: Pla
     await store.insert(className, write);
     return true;
   });
-  if (after.length > 0) await afterHooks(after, requestOf('afterSave', className, caller, write.object, null, context));
+  if (after.length > 0) await afterHooks(app, after, requestOf('afterSave', className, caller, write.object, null, context));
   return write.object;
 }
 
@@ -114,7 +116,7 @@ export async function writeUpdate(app: WriteTarget, caller: Caller, planned: Pla
     if (overlay) mutate = (current) => withOverlay(overlay, change(current));
   }
   const updated = await apply(app, planned.followUps, (store) => store.update(className, objectId, write, mutate));
-  if (updated && after.length > 0) await afterHooks(after, requestOf('afterSave', className, caller, updated, original, context));
+  if (updated && after.length > 0) await afterHooks(app, after, requestOf('afterSave', className, caller, updated, original, context));
   return updated;
 }
 
@@ -131,7 +133,7 @@ export async function writeDelete(app: WriteTarget, caller: Caller, planned: Pla
   }
   if (before.length > 0) await beforeHooks(app, before, requestOf('beforeDelete', className, caller, original!, original, context));
   const deleted = await apply(app, planned.followUps, (store) => store.delete(className, objectId, write, planned.where));
-  if (deleted && after.length > 0) await afterHooks(after, requestOf('afterDelete', className, caller, original!, original, context));
+  if (deleted && after.length > 0) await afterHooks(app, after, requestOf('afterDelete', className, caller, original!, original, context));
   return deleted;
 }
 
@@ -178,8 +180,19 @@ async function beforeHooks(app: WriteTarget, observers: readonly HookObserver[],
   return overlay;
 }
 
-/** Step 6: the write stands whatever an observer does. */
-async function afterHooks(observers: readonly HookObserver[], request: HookRequest): Promise<void> {
+/**
+ * Step 6: the write stands whatever an observer does. Inside a unit of work the observers run
+ * once it commits: a later command of a transactional batch may still undo this write.
+ */
+async function afterHooks(app: WriteTarget, observers: readonly HookObserver[], request: HookRequest): Promise<void> {
+  if (app.afterCommit) {
+    app.afterCommit(() => runAfter(observers, request));
+    return;
+  }
+  await runAfter(observers, request);
+}
+
+async function runAfter(observers: readonly HookObserver[], request: HookRequest): Promise<void> {
   for (const observer of observers) {
     try {
       await observer(request);
