@@ -6,6 +6,7 @@ import type { Backend } from './storage/backend.ts';
 import { AppRegistry } from './apps/registry.ts';
 import { WriteHooks } from './rest/write/hooks.ts';
 import { loadWriteObserver } from './rest/write/observer-module.ts';
+import { sessionWrites } from './rest/write/internal.ts';
 import { AccountService } from './apps/accounts.ts';
 import { bootstrap, type BootstrapReport } from './apps/bootstrap.ts';
 import type { HttpDeps } from './http/deps.ts';
@@ -65,7 +66,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     logger.warn({ module: config.testWriteObserver }, 'TEST ONLY: a write observer module is loaded (--test-write-observer); do not run this in production');
     await loadWriteObserver(config.testWriteObserver, hooks);
   }
-  const apps = new AppRegistry(backend, hooks);
+  const apps = new AppRegistry(backend, hooks, sessionWrites);
   const accounts = new AccountService(backend);
   // Several processes may start at once on one PostgreSQL: only one creates the default app.
   const report = await backend.exclusive('bootstrap', () => bootstrap(config, apps, accounts));

@@ -4,10 +4,11 @@ import { SqlAppStore } from '../storage/sql-store.ts';
 import { AppNamespace } from '../storage/namespace.ts';
 import { UnitDriver } from '../storage/unit-driver.ts';
 import { SchemaService } from '../schema/service.ts';
-import { SessionService } from '../auth/sessions.ts';
+import { SessionService, type SessionWrites } from '../auth/sessions.ts';
 import { RoleService } from '../auth/roles.ts';
 import { WriteConflict, type AppStore } from '../storage/port.ts';
 import type { WriteHooks } from '../rest/write/hooks.ts';
+import type { WriteTarget } from '../rest/write/pipeline.ts';
 import { SqlTokenStore, type TokenStore } from '../storage/sql-tokens.ts';
 import { SqlOutboxStore, type OutboxStore } from '../storage/sql-outbox.ts';
 import { SqlConfigStore } from '../storage/sql-config.ts';
@@ -58,6 +59,8 @@ export class AppRegistry {
   constructor(
     private readonly backend: Backend,
     private readonly hooks: WriteHooks,
+    /** The write pipeline's entry for sessions (rest/write/internal.ts), which src/server.ts hands in. */
+    private readonly sessionWrites: (app: WriteTarget) => SessionWrites,
   ) {
     backend.subscribe((message) => {
       if (message.what === 'app') this.forget(message.appId);
@@ -149,7 +152,7 @@ export class AppRegistry {
       record,
       store,
       schemas,
-      sessions: new SessionService(store, schemas, publish('sessions')),
+      sessions: new SessionService(store, schemas, publish('sessions'), this.sessionWrites({ store, schemas, hooks: this.hooks })),
       roles: new RoleService(store, schemas, publish('roles')),
       config: new ConfigService(new SqlConfigStore(ns), publish('config')),
       tokens: new SqlTokenStore(ns),
