@@ -164,10 +164,13 @@ export class AppRegistry {
         return (async () => {
           const pending: (() => Promise<void>)[] = [];
           let result: T;
+          let unit: UnitDriver | null = null;
           try {
-            result = await ns.driver.transaction((tx) => fn(registry.services(this.record, new AppNamespace(new UnitDriver(tx, ns.driver), ns.schema), outer ?? schemas, pending)));
+            result = await ns.driver.transaction((tx) => fn(registry.services(this.record, new AppNamespace((unit = new UnitDriver(tx, ns.driver)), ns.schema), outer ?? schemas, pending)));
           } catch (error) {
             throw ns.driver.conflict(error) ? new WriteConflict() : error;
+          } finally {
+            (unit as UnitDriver | null)?.end();
           }
           for (const run of pending) await run();
           return result;

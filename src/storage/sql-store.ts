@@ -278,7 +278,10 @@ export class SqlAppStore implements AppStore {
     const { driver, schema } = this.ns;
     // Already in a unit: the outer one's connection, under a savepoint.
     if (driver instanceof UnitDriver) return driver.transaction(() => fn(this));
-    return driver.transaction((tx) => fn(new SqlAppStore(new AppNamespace(new UnitDriver(tx, driver), schema))));
+    let unit: UnitDriver | null = null;
+    return driver
+      .transaction((tx) => fn(new SqlAppStore(new AppNamespace((unit = new UnitDriver(tx, driver)), schema))))
+      .finally(() => unit?.end());
   }
 
   async canWrite(className: string, objectId: string, write: Principals): Promise<boolean> {

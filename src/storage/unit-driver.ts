@@ -9,6 +9,7 @@ import type { SqlDriver, SqlExecutor, SqlParam, Row, StatementOptions } from './
  */
 export class UnitDriver implements SqlDriver {
   private savepoints = 0;
+  private ended = false;
 
   constructor(
     private readonly tx: SqlExecutor,
@@ -23,25 +24,39 @@ export class UnitDriver implements SqlDriver {
     return this.base.sharedSlots;
   }
 
-  all(sql: string, params: readonly SqlParam[] = [], options?: StatementOptions): Promise<Row[]> {
-    return this.tx.all(sql, params, options);
+  /**
+   * Called once the transaction has ended: its connection may already serve another request's
+   * transaction (PostgreSQL) or run outside the driver's lock (SQLite), so work still holding a
+   * store of the unit fails instead of running there.
+   */
+  end(): void {
+    this.ended = true;
   }
 
-  run(sql: string, params: readonly SqlParam[] = []): Promise<number> {
-    return this.tx.run(sql, params);
+  private get open(): SqlExecutor {
+    if (this.ended) throw new Error('a statement on a unit of work that has ended');
+    return this.tx;
+  }
+
+  async all(sql: string, params: readonly SqlParam[] = [], options?: StatementOptions): Promise<Row[]> {
+    return this.open.all(sql, params, options);
+  }
+
+  async run(sql: string, params: readonly SqlParam[] = []): Promise<number> {
+    return this.open.run(sql, params);
   }
 
   async insertRow(sql: string, params: readonly SqlParam[]): Promise<void> {
-    await this.tx.run(sql, params);
+    await this.open.run(sql, params);
   }
 
   async lookupRow(sql: string, key: string): Promise<Row | undefined> {
-    return (await this.tx.all(sql, [key]))[0];
+    return (await this.open.all(sql, [key]))[0];
   }
 
   async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     const name = `basalt_unit_${++this.savepoints}`;
-    await this.tx.run(`SAVEPOINT ${name}`);
+    await this.open.run(`SAVEPOINT ${name}`);
     try {
       const result = await fn(this.tx);
       await this.tx.run(`RELEASE SAVEPOINT ${name}`);
