@@ -83,6 +83,11 @@ export async function writeCreate(app: WriteTarget, caller: Caller, planned: Pla
   const { className } = planned;
   const before = app.hooks.observersOf('beforeSave', className);
   const after = app.hooks.observersOf('afterSave', className);
+  // The common create: nothing observes the class and nothing follows; the store's insert is step 5.
+  if (before.length === 0 && after.length === 0 && !planned.followUps?.length) {
+    await app.store.insert(className, planned.write);
+    return planned.write.object;
+  }
   const context: Record<string, unknown> = {};
   let write = planned.write;
   if (before.length > 0) {
@@ -102,6 +107,7 @@ export async function writeUpdate(app: WriteTarget, caller: Caller, planned: Pla
   const { className, objectId, write, change } = planned;
   const before = app.hooks.observersOf('beforeSave', className);
   const after = app.hooks.observersOf('afterSave', className);
+  if (before.length === 0 && after.length === 0 && !planned.followUps?.length) return app.store.update(className, objectId, write, change);
   const context: Record<string, unknown> = {};
   let original: StoredObject | null = null;
   let mutate = change;
