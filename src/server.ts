@@ -4,6 +4,9 @@ import pino, { type Logger } from 'pino';
 import type { Config } from './config/schema.ts';
 import type { Backend } from './storage/backend.ts';
 import { AppRegistry } from './apps/registry.ts';
+import { WriteHooks } from './rest/write/hooks.ts';
+import { loadWriteObserver } from './rest/write/observer-module.ts';
+import { sessionWrites } from './rest/write/internal.ts';
 import { AccountService } from './apps/accounts.ts';
 import { bootstrap, type BootstrapReport } from './apps/bootstrap.ts';
 import type { HttpDeps } from './http/deps.ts';
@@ -64,7 +67,12 @@ function noSchemaCompiler(): never {
 /** Wires storage, services and routes. Nothing listens until the caller says so. */
 export async function createServer(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<BasaltServer> {
   const backend = await openBackend(config);
-  const apps = new AppRegistry(backend, (type) => JOB_TYPES[type]?.maxAttempts ?? config.queueMaxAttempts);
+  const hooks = new WriteHooks();
+  if (config.testWriteObserver) {
+    logger.warn({ module: config.testWriteObserver }, 'TEST ONLY: a write observer module is loaded (--test-write-observer); do not run this in production');
+    await loadWriteObserver(config.testWriteObserver, hooks);
+  }
+  const apps = new AppRegistry(backend, hooks, sessionWrites, (type) => JOB_TYPES[type]?.maxAttempts ?? config.queueMaxAttempts);
   const accounts = new AccountService(backend);
   // Several processes may start at once on one PostgreSQL: only one creates the default app.
   const report = await backend.exclusive('bootstrap', () => bootstrap(config, apps, accounts));

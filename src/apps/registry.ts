@@ -1,10 +1,14 @@
 import { Errors } from '../errors/index.ts';
 import type { Backend } from '../storage/backend.ts';
 import { SqlAppStore } from '../storage/sql-store.ts';
+import { AppNamespace } from '../storage/namespace.ts';
+import { UnitDriver } from '../storage/unit-driver.ts';
 import { SchemaService } from '../schema/service.ts';
-import { SessionService } from '../auth/sessions.ts';
+import { SessionService, type SessionWrites } from '../auth/sessions.ts';
 import { RoleService } from '../auth/roles.ts';
-import type { AppStore } from '../storage/port.ts';
+import { WriteConflict, type AppStore } from '../storage/port.ts';
+import type { WriteHooks } from '../rest/write/hooks.ts';
+import type { WriteTarget } from '../rest/write/pipeline.ts';
 import { SqlTokenStore, type TokenStore } from '../storage/sql-tokens.ts';
 import { SqlOutboxStore, type OutboxStore } from '../storage/sql-outbox.ts';
 import { SqlConfigStore } from '../storage/sql-config.ts';
@@ -27,6 +31,20 @@ export interface AppHandle {
   readonly config: ConfigService;
   /** The app's durable job queue (src/queue). */
   readonly jobs: JobStore;
+  /** The write pipeline's observers (rest/write/hooks.ts): one registry for every app of the process. */
+  readonly hooks: WriteHooks;
+  /**
+   * Runs `fn` with this app as seen from one database transaction, on one connection: its store,
+   * schemas, sessions, roles, tokens and config read and write through it. Commits when `fn`
+   * resolves, rolls back when it throws. Inside, use only the handle given: on SQLite anything
+   * else waits for the transaction to end.
+   */
+  unitOfWork<T>(fn: (app: AppHandle) => Promise<T>): Promise<T>;
+  /**
+   * Inside a unit of work: keeps `run` until the unit commits (dropped if it rolls back), so
+   * that what observes a write (after-hooks) never sees one that is then undone. Null outside.
+   */
+  readonly afterCommit: ((run: () => Promise<void>) => void) | null;
 }
 
 /**
@@ -44,6 +62,9 @@ export class AppRegistry {
   /** `maxAttemptsOf`: how many attempts a new job of a type gets (its type's own number, or the server's). */
   constructor(
     private readonly backend: Backend,
+    private readonly hooks: WriteHooks,
+    /** The write pipeline's entry for sessions (rest/write/internal.ts), which src/server.ts hands in. */
+    private readonly sessionWrites: (app: WriteTarget) => SessionWrites,
     private readonly maxAttemptsOf: (type: string) => number = () => 8,
   ) {
     backend.subscribe((message) => {
@@ -119,18 +140,61 @@ export class AppRegistry {
     return rows.map(toRecord);
   }
 
+  /**
+   * The services of an app over one namespace: the app's own, or that of a unit of work, whose
+   * services have caches of their own (what they would cache may be rolled back). `outer` is the
+   * app's own schema service, dropped as well when a schema changes inside a unit.
+   */
+  private services(record: AppRecord, ns: AppNamespace, outer: SchemaService | null, committed: (() => Promise<void>)[] | null = null): AppHandle {
+    const publish = (what: 'schema' | 'sessions' | 'roles' | 'config') => () => this.backend.publish({ appId: record.applicationId, what });
+    const store = new SqlAppStore(ns);
+    const onSchemaChange = outer
+      ? async () => {
+          outer.invalidate();
+          await publish('schema')();
+        }
+      : publish('schema');
+    const schemas = new SchemaService(store.schemas, onSchemaChange);
+    const registry = this;
+    return {
+      record,
+      store,
+      schemas,
+      sessions: new SessionService(store, schemas, publish('sessions'), this.sessionWrites({ store, schemas, hooks: this.hooks })),
+      roles: new RoleService(store, schemas, publish('roles')),
+      config: new ConfigService(new SqlConfigStore(ns), publish('config')),
+      tokens: new SqlTokenStore(ns),
+      outbox: new SqlOutboxStore(ns),
+      jobs: new SqlJobStore(ns, (tx) => this.backend.announceJobs(tx, record.applicationId), this.maxAttemptsOf),
+      hooks: this.hooks,
+      unitOfWork<T>(this: AppHandle, fn: (app: AppHandle) => Promise<T>): Promise<T> {
+        // A unit inside a unit: a savepoint on the outer one's connection, with its services.
+        if (ns.driver instanceof UnitDriver) return ns.driver.transaction(() => fn(this));
+        return (async () => {
+          const pending: (() => Promise<void>)[] = [];
+          let result: T;
+          let unit: UnitDriver | null = null;
+          try {
+            result = await ns.driver.transaction((tx) => fn(registry.services(this.record, new AppNamespace((unit = new UnitDriver(tx, ns.driver)), ns.schema), outer ?? schemas, pending)));
+          } catch (error) {
+            throw ns.driver.conflict(error) ? new WriteConflict() : error;
+          } finally {
+            (unit as UnitDriver | null)?.end();
+          }
+          for (const run of pending) await run();
+          return result;
+        })();
+      },
+      afterCommit: committed && ((run) => committed.push(run)),
+    };
+  }
+
   /** The store and schema cache of an app, opened (and migrated) on first use. */
   handle(record: AppRecord): Promise<AppHandle> {
     let handle = this.handles.get(record.applicationId);
     if (!handle) {
       handle = this.backend.openApp(record.namespace).then((ns) => {
-        const store = new SqlAppStore(ns);
-        const schemas = new SchemaService(store.schemas, () => this.backend.publish({ appId: record.applicationId, what: 'schema' }));
-        const sessions = new SessionService(store, schemas, () => this.backend.publish({ appId: record.applicationId, what: 'sessions' }));
-        const roles = new RoleService(store, schemas, () => this.backend.publish({ appId: record.applicationId, what: 'roles' }));
-        const config = new ConfigService(new SqlConfigStore(ns), () => this.backend.publish({ appId: record.applicationId, what: 'config' }));
-        const jobs = new SqlJobStore(ns, (tx) => this.backend.announceJobs(tx, record.applicationId), this.maxAttemptsOf);
-        const opened = { record, store, schemas, sessions, roles, tokens: new SqlTokenStore(ns), outbox: new SqlOutboxStore(ns), config, jobs };
+        const opened = this.services(record, ns, null);
         this.openHandles.set(record.applicationId, opened);
         return opened;
       });

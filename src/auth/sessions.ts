@@ -53,6 +53,15 @@ export function newSessionToken(legacy = false): string {
 }
 
 /**
+ * How the sessions of an app are written: through the write pipeline (rest/write/internal.ts),
+ * handed in where the services are built, since src/auth sits below src/rest.
+ */
+export interface SessionWrites {
+  insert(session: StoredObject): Promise<void>;
+  delete(sessionId: string): Promise<boolean>;
+}
+
+/**
  * The sessions of one app (spec 2.7, 3.2): stored as `_Session` objects, looked up by token with a
  * small cache that every change drops in every process (the app registry relays the message).
  */
@@ -68,6 +77,7 @@ export class SessionService {
     private readonly store: AppStore,
     private readonly schemas: SchemaService,
     private readonly onChange: () => Promise<void>,
+    private readonly writes: SessionWrites,
   ) {}
 
   invalidate(): void {
@@ -82,7 +92,7 @@ export class SessionService {
     const generation = this.generation;
     let info = await this.load(token);
     if (info && isExpired(info)) {
-      await this.store.delete('_Session', info.sessionId, null);
+      await this.writes.delete(info.sessionId);
       info = null;
     }
     if (generation !== this.generation) return info;
@@ -121,14 +131,14 @@ export class SessionService {
     if (session.installationId) data.installationId = session.installationId;
     if (session.lengthSeconds) data.expiresAt = { __type: 'Date', iso: new Date(now.getTime() + session.lengthSeconds * 1000).toISOString() };
     const object: StoredObject = { objectId: newObjectId(), createdAt: now.toISOString(), updatedAt: now.toISOString(), data, rperm: [session.userId], wperm: [session.userId] };
-    await this.store.insert('_Session', { object, relations: [] });
+    await this.writes.insert(object);
     if (session.installationId) await this.keepNewestOnInstallation(session.userId, session.installationId);
     return object;
   }
 
   /** Removes one session; the next request with its token fails, in every process. */
   async remove(sessionId: string): Promise<boolean> {
-    const removed = await this.store.delete('_Session', sessionId, null);
+    const removed = await this.writes.delete(sessionId);
     await this.changed();
     return removed;
   }
@@ -163,7 +173,7 @@ export class SessionService {
   }
 
   private async removeSessions(sessions: readonly StoredObject[]): Promise<void> {
-    for (const session of sessions) await this.store.delete('_Session', session.objectId, null);
+    for (const session of sessions) await this.writes.delete(session.objectId);
     if (sessions.length > 0) await this.changed();
   }
 

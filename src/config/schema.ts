@@ -56,6 +56,7 @@ export const OPTIONS = {
   queueLeaseTime: { flag: 'queue-lease-time', env: 'BASALT_QUEUE_LEASE_TIME', type: 'integer', default: 30000, min: 1000, doc: 'Milliseconds a taken job stays this process\'s; renewed while it runs. A process that dies leaves its jobs to another after this; at least 1000.' },
   queueRetryDelay: { flag: 'queue-retry-delay', env: 'BASALT_QUEUE_RETRY_DELAY', type: 'integer', default: 1000, min: 1, doc: 'Milliseconds before the first retry of a failed job; each later retry waits about twice as long (with jitter, at most an hour); at least 1.' },
   queueMaxAttempts: { flag: 'queue-max-attempts', env: 'BASALT_QUEUE_MAX_ATTEMPTS', type: 'integer', default: 8, min: 1, doc: 'Attempts of a job before it is kept as dead (listed by GET /1/queue/jobs?status=dead), where its type sets none; at least 1.' },
+  testWriteObserver: { flag: 'test-write-observer', env: 'BASALT_TEST_WRITE_OBSERVER', type: 'string', doc: 'FOR TESTS AND EXTENSION AUTHORS ONLY, never in production: path of an ES module whose default export is called once at start with the write pipeline\'s observer registry (`on(point, className, observer)`, docs/architecture.md "The write pipeline"); its observers see and may change or refuse every write. The server logs a warning at start when it is set.' },
 } as const satisfies Record<string, OptionSpec>;
 
 export type OptionName = keyof typeof OPTIONS;

@@ -5,6 +5,7 @@ import { ensureBuiltinClass } from '../schema/builtin.ts';
 import { UniqueViolation, type StoredObject } from '../storage/port.ts';
 import type { WhereNode } from '../query/ast.ts';
 import { planWrite, type WritePlan } from './write-plan.ts';
+import { INTERNAL, writeDelete } from './write/pipeline.ts';
 import { insertObject, modifyObject, notFound, readObject, removeObject } from './objects.ts';
 import { queryClass, type FindParams } from './find.ts';
 import type { Shape } from './shape.ts';
@@ -150,7 +151,7 @@ async function save(ctx: RequestContext, fields: Fields, plan: WritePlan): Promi
   if (schema) classGrant(ctx.auth, schema, 'update');
   checkChange(target, fields);
   if (!(await ctx.app.store.canWrite(INSTALLATION, target.objectId, principals(ctx)))) throw notFound(INSTALLATION, target.objectId);
-  if (replaced) await ctx.app.store.delete(INSTALLATION, replaced.objectId, null);
+  if (replaced) await writeDelete(ctx.app, INTERNAL, { className: INSTALLATION, objectId: replaced.objectId, write: null });
   let taken: TokenClaim | null = null;
   const result = await modifyObject(ctx, INSTALLATION, target.objectId, plan, (current) => {
     checkChange(current, fields);
@@ -192,7 +193,7 @@ async function releaseToken(ctx: RequestContext, claim: TokenClaim): Promise<voi
   for (const holder of holders) {
     if (holder.objectId === claim.objectId) continue;
     if (typeof claim.appIdentifier === 'string' && holder.data.appIdentifier !== claim.appIdentifier) continue;
-    await ctx.app.store.delete(INSTALLATION, holder.objectId, null);
+    await writeDelete(ctx.app, INTERNAL, { className: INSTALLATION, objectId: holder.objectId, write: null });
   }
 }
 

@@ -8,6 +8,7 @@ import type { StoredObject } from '../storage/port.ts';
 import { applyPlan, planWrite, type AppliedPlan, type WritePlan } from './write-plan.ts';
 import { ok, principals, type RequestContext, type Result } from './context.ts';
 import { objectUrl } from './render.ts';
+import { callerOf, writeCreate, writeDelete, writeUpdate } from './write/pipeline.ts';
 import { NO_SHAPE, shapeResults, type Shape } from './shape.ts';
 import { assertGenericClass } from './class-access.ts';
 import { encodeObject, JsonText, sendableAsStored } from './encoded.ts';
@@ -47,7 +48,7 @@ export async function insertObject(ctx: RequestContext, className: string, plan:
   const now = isoTimestamp(millis);
   const object = { objectId: newObjectId(millis), createdAt: now, updatedAt: now, data: applied.data, rperm: permissions.rperm, wperm: permissions.wperm };
   try {
-    await ctx.app.store.insert(className, { object, relations: applied.relations });
+    await writeCreate(ctx.app, callerOf(ctx), { className, write: { object, relations: applied.relations } });
   } catch (error) {
     throw options.translate ? options.translate(error) : error;
   }
@@ -97,13 +98,18 @@ export async function modifyObject(ctx: RequestContext, className: string, objec
   await ctx.app.schemas.ensureFields(className, plan.types, { mayCreateClass: false });
   let applied: AppliedPlan | null = null;
   const updatedAt = new Date().toISOString();
-  const updated = await ctx.app.store.update(className, objectId, principals(ctx), (current) => {
-    if (!grantAllows(grant, current, ctx.auth.userId)) throw notFound(className, objectId);
-    guard?.(current);
-    const permissions = plan.permissions ?? { acl: (current.data.ACL as Acl | undefined) ?? null, rperm: current.rperm, wperm: current.wperm };
-    applied = applyPlan(plan, current.data, permissions);
-    checkSize(ctx, applied);
-    return { object: { ...current, updatedAt, data: applied.data, rperm: permissions.rperm, wperm: permissions.wperm }, relations: applied.relations };
+  const updated = await writeUpdate(ctx.app, callerOf(ctx), {
+    className,
+    objectId,
+    write: principals(ctx),
+    change: (current) => {
+      if (!grantAllows(grant, current, ctx.auth.userId)) throw notFound(className, objectId);
+      guard?.(current);
+      const permissions = plan.permissions ?? { acl: (current.data.ACL as Acl | undefined) ?? null, rperm: current.rperm, wperm: current.wperm };
+      applied = applyPlan(plan, current.data, permissions);
+      checkSize(ctx, applied);
+      return { object: { ...current, updatedAt, data: applied.data, rperm: permissions.rperm, wperm: permissions.wperm }, relations: applied.relations };
+    },
   });
   if (!updated || !applied) throw notFound(className, objectId);
   return ok({ updatedAt, ...(applied as AppliedPlan).opResults });
@@ -121,7 +127,7 @@ export async function removeObject(ctx: RequestContext, className: string, objec
   if (!schema) throw notFound(className, objectId);
   const grant = classGrant(ctx.auth, schema, 'delete');
   const limit = grant.userFields ? grantWhere(grant, schema, ctx.auth.userId) : undefined;
-  if (!(await ctx.app.store.delete(className, objectId, principals(ctx), limit))) throw notFound(className, objectId);
+  if (!(await writeDelete(ctx.app, callerOf(ctx), { className, objectId, write: principals(ctx), where: limit }))) throw notFound(className, objectId);
   return ok({});
 }
 

@@ -10,6 +10,7 @@ import { checkClassPermission } from '../auth/clp.ts';
 import type { StoredObject } from '../storage/port.ts';
 import type { FieldType } from '../schema/types.ts';
 import { RESTRICTED_ONLY } from '../auth/sessions.ts';
+import { callerOf, writeUpdate } from './write/pipeline.ts';
 
 const SESSION = '_Session';
 /** Fields the server sets on a session; the rest are the client's custom fields (spec 2.7). */
@@ -153,9 +154,14 @@ async function patch(ctx: RequestContext, objectId: string, fields: CustomFields
   await ensureCustomFields(ctx, fields);
   const updatedAt = new Date().toISOString();
   const changes = installationId === undefined ? fields.values : { ...fields.values, installationId };
-  const updated = await ctx.app.store.update(SESSION, objectId, ctx.auth.isMaster ? null : [ctx.auth.userId ?? ''], (current) => {
-    if (!visible(ctx, current)) throw notFound(objectId);
-    return { object: { ...current, updatedAt, data: { ...current.data, ...changes } }, relations: [] };
+  const updated = await writeUpdate(ctx.app, callerOf(ctx), {
+    className: SESSION,
+    objectId,
+    write: ctx.auth.isMaster ? null : [ctx.auth.userId ?? ''],
+    change: (current) => {
+      if (!visible(ctx, current)) throw notFound(objectId);
+      return { object: { ...current, updatedAt, data: { ...current.data, ...changes } }, relations: [] };
+    },
   });
   if (!updated) throw notFound(objectId);
   // A token's cached session carries its installation; custom fields are not part of it.

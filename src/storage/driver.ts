@@ -52,6 +52,11 @@ export interface SqlDriver extends SqlExecutor {
   missingColumn(error: unknown): boolean;
   /** Whether a statement failed for computing a number its type cannot hold (a sum past the largest double). */
   outOfRange(error: unknown): boolean;
+  /**
+   * Whether a transaction failed only for meeting another one (a deadlock, a serialization
+   * failure): run again, it may well succeed.
+   */
+  conflict(error: unknown): boolean;
   /** Runs fn in one transaction; a throw rolls back. Statements outside wait until it ends. */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /** Slots every process on the database shares; null where one process owns the database (SQLite). */

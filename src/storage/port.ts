@@ -72,6 +72,13 @@ export interface AppStore {
   /** Runs writes that belong together (a token and the mail that carries it) in one transaction. */
   runSteps(steps: readonly WriteStep[]): Promise<void>;
   /**
+   * Runs `fn` with a store of this app whose every statement runs in one transaction, on one
+   * connection (row locks are held until it ends): it commits when `fn` resolves and rolls back
+   * when it throws. Within it, use only that store (and services built on it): on SQLite,
+   * anything else waits for the unit to end. A unit inside a unit is a savepoint.
+   */
+  unitOfWork<T>(fn: (unit: AppStore) => Promise<T>): Promise<T>;
+  /**
    * Claims a request id (removing claims older than `staleBefore`): null when this caller now owns
    * it; otherwise the stored answer of the first request, or `running` while it has none yet.
    */
@@ -166,6 +173,16 @@ export interface IndexKey {
 export class UniqueViolation extends Error {
   constructor(readonly index: string) {
     super(`unique index ${index} violated`);
+  }
+}
+
+/**
+ * A unit of work failed only for meeting another one (a deadlock between two transactions that
+ * lock the same rows in another order); nothing of it was written, and it may be run again.
+ */
+export class WriteConflict extends Error {
+  constructor() {
+    super('the transaction met another one and was rolled back');
   }
 }
 

@@ -6,6 +6,7 @@ import type { AggregatePlan, DistinctQuery } from '../query/aggregate/ast.ts';
 import { compileAggregate } from '../sql/aggregate.ts';
 import { compileDistinct } from '../sql/distinct.ts';
 import { AppNamespace } from './namespace.ts';
+import { UnitDriver } from './unit-driver.ts';
 import { SqlSchemaStore } from './sql-schema-store.ts';
 import { SqlEventStore } from './sql-events.ts';
 import { StoredRow } from './stored-row.ts';
@@ -273,6 +274,16 @@ export class SqlAppStore implements AppStore {
       await tx.run(`DELETE FROM ${this.ns.table(JOIN_TABLE)} WHERE "owningClass" = ${d.placeholder(1)} AND "owningId" = ${d.placeholder(2)}`, [className, objectId]);
       return true;
     });
+  }
+
+  unitOfWork<T>(fn: (unit: AppStore) => Promise<T>): Promise<T> {
+    const { driver, schema } = this.ns;
+    // Already in a unit: the outer one's connection, under a savepoint.
+    if (driver instanceof UnitDriver) return driver.transaction(() => fn(this));
+    let unit: UnitDriver | null = null;
+    return driver
+      .transaction((tx) => fn(new SqlAppStore(new AppNamespace((unit = new UnitDriver(tx, driver)), schema))))
+      .finally(() => unit?.end());
   }
 
   async canWrite(className: string, objectId: string, write: Principals): Promise<boolean> {

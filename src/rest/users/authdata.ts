@@ -8,6 +8,7 @@ import type { AppStore, StoredObject } from '../../storage/port.ts';
 import { ok, type RequestContext, type Result } from '../context.ts';
 import { authDataIndexName, checkPassword, checkUsername, renderUser, sessionFor, USER, userUrl } from './common.ts';
 import { insertUser } from './create.ts';
+import { INTERNAL, writeUpdate } from '../write/pipeline.ts';
 
 /** One service to link: its checked data and the service's user id (spec 2.4.1). */
 interface Link {
@@ -103,9 +104,15 @@ async function logInLinked(ctx: RequestContext, user: StoredObject, links: reado
   let current = user;
   const stale = links.filter((link) => JSON.stringify(authDataOf(user)[link.service]) !== JSON.stringify(link.data));
   if (stale.length > 0) {
-    const updated = await ctx.app.store.update(USER, user.objectId, null, (latest) => {
-      const authData = { ...authDataOf(latest), ...Object.fromEntries(stale.map((link) => [link.service, link.data])) };
-      return { object: { ...latest, updatedAt: new Date().toISOString(), data: { ...latest.data, authData } }, relations: [] };
+    // Basalt's own write: the caller has no session yet.
+    const updated = await writeUpdate(ctx.app, INTERNAL, {
+      className: USER,
+      objectId: user.objectId,
+      write: null,
+      change: (latest) => {
+        const authData = { ...authDataOf(latest), ...Object.fromEntries(stale.map((link) => [link.service, link.data])) };
+        return { object: { ...latest, updatedAt: new Date().toISOString(), data: { ...latest.data, authData } }, relations: [] };
+      },
     });
     if (updated) current = updated;
   }

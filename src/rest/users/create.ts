@@ -6,6 +6,7 @@ import { ensureBuiltinClass } from '../../schema/builtin.ts';
 import type { StoredObject } from '../../storage/port.ts';
 import { applyPlan, planWrite } from '../write-plan.ts';
 import type { RequestContext } from '../context.ts';
+import { callerOf, writeCreate } from '../write/pipeline.ts';
 import { checkPasswordPolicy, normalizeEmail, translateUnique, USER, USER_OWN_FIELDS } from './common.ts';
 import { verificationSteps } from './email-verification.ts';
 
@@ -49,7 +50,7 @@ export async function insertUser(ctx: RequestContext, body: NewUserBody): Promis
   const steps = verificationSteps(ctx, objectId, data);
   if (steps.length > 0) await ctx.app.tokens.sweepExpired(Date.now());
   try {
-    await ctx.app.store.insert(USER, { object: user, relations: applied.relations, steps });
+    await writeCreate(ctx.app, callerOf(ctx), { className: USER, write: { object: user, relations: applied.relations, steps } });
   } catch (error) {
     throw translateUnique(error);
   }

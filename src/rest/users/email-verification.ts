@@ -6,6 +6,7 @@ import { verificationMail } from '../../mail/templates.ts';
 import { ok, type RequestContext, type Result } from '../context.ts';
 import { normalizeEmail, takeAuthAttempt, USER } from './common.ts';
 import { findByEmail, linkMailSteps, redeem, sendLink, type MailScope } from './email-links.ts';
+import { INTERNAL, writeUpdate } from '../write/pipeline.ts';
 
 /**
  * Spec 3.1: with emailVerification on, a user created with an address, or whose address is set
@@ -44,10 +45,15 @@ export async function verifyEmail(app: AppHandle, token: unknown): Promise<strin
   const found = await redeem(app, 'verify', token);
   if (!found) return null;
   const { record } = found;
-  const updated = await app.store.update(USER, record.userId, null, (current) => {
-    // The address may have changed between the read above and this locked one.
-    if (current.data.email !== record.email) return { object: current, relations: [] };
-    return { object: { ...current, updatedAt: new Date().toISOString(), data: { ...current.data, emailVerified: true } }, relations: [] };
+  const updated = await writeUpdate(app, INTERNAL, {
+    className: USER,
+    objectId: record.userId,
+    write: null,
+    change: (current) => {
+      // The address may have changed between the read above and this locked one.
+      if (current.data.email !== record.email) return { object: current, relations: [] };
+      return { object: { ...current, updatedAt: new Date().toISOString(), data: { ...current.data, emailVerified: true } }, relations: [] };
+    },
   });
   return updated && updated.data.email === record.email ? record.email : null;
 }

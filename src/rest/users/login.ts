@@ -4,6 +4,7 @@ import { accountLockoutOf, type AccountLockout } from '../../apps/settings.ts';
 import type { StoredObject } from '../../storage/port.ts';
 import { ok, type RequestContext, type Result } from '../context.ts';
 import { renderUser, requiresVerifiedEmail, sessionFor, takeAuthAttempt, USER } from './common.ts';
+import { INTERNAL, writeUpdate } from '../write/pipeline.ts';
 
 const INVALID = 'Invalid username/password.';
 const FAILED_COUNT = '_failed_login_count';
@@ -39,11 +40,16 @@ export async function logIn(ctx: RequestContext, input: { username?: unknown; pa
   if (requiresVerifiedEmail(ctx.app.record.settings) && user.data.emailVerified !== true) throw Errors.emailNotFound('User email is not verified.');
   const rehash = needsRehash(stored) ? await hashPassword(input.password) : null;
   if (rehash || user.data[FAILED_COUNT] !== undefined || user.data[LOCKED_UNTIL] !== undefined) {
-    await ctx.app.store.update(USER, user.objectId, null, (current) => {
-      const data: Record<string, unknown> = { ...current.data };
-      if (rehash) data._hashed_password = rehash;
-      for (const field of LOCKOUT_FIELDS) delete data[field];
-      return { object: { ...current, data }, relations: [] };
+    await writeUpdate(ctx.app, INTERNAL, {
+      className: USER,
+      objectId: user.objectId,
+      write: null,
+      change: (current) => {
+        const data: Record<string, unknown> = { ...current.data };
+        if (rehash) data._hashed_password = rehash;
+        for (const field of LOCKOUT_FIELDS) delete data[field];
+        return { object: { ...current, data }, relations: [] };
+      },
     });
   }
   const session = await ctx.app.sessions.create(sessionFor(ctx, user.objectId, 'login', 'password'));
@@ -66,22 +72,29 @@ function assertNotLocked(user: StoredObject, lockout: AccountLockout): void {
  */
 async function countFailure(ctx: RequestContext, userId: string, lockout: AccountLockout): Promise<void> {
   let locked = false;
-  await ctx.app.store.update(USER, userId, null, (current) => {
-    const now = Date.now();
-    const data: Record<string, unknown> = { ...current.data };
-    const until = data[LOCKED_UNTIL];
-    if (typeof until === 'number' && until > now) {
-      locked = true;
-      return { object: current, relations: [] };
-    }
-    delete data[LOCKED_UNTIL];
-    const failures = (typeof data[FAILED_COUNT] === 'number' ? (data[FAILED_COUNT] as number) : 0) + 1;
-    if (failures >= lockout.threshold) {
-      data[LOCKED_UNTIL] = now + lockout.durationMs;
-      delete data[FAILED_COUNT];
-      locked = true;
-    } else data[FAILED_COUNT] = failures;
-    return { object: { ...current, data }, relations: [] };
+  await writeUpdate(ctx.app, INTERNAL, {
+    className: USER,
+    objectId: userId,
+    write: null,
+    change: (current) => {
+      // Run again on the locked row when observers look first: the last run counts.
+      locked = false;
+      const now = Date.now();
+      const data: Record<string, unknown> = { ...current.data };
+      const until = data[LOCKED_UNTIL];
+      if (typeof until === 'number' && until > now) {
+        locked = true;
+        return { object: current, relations: [] };
+      }
+      delete data[LOCKED_UNTIL];
+      const failures = (typeof data[FAILED_COUNT] === 'number' ? (data[FAILED_COUNT] as number) : 0) + 1;
+      if (failures >= lockout.threshold) {
+        data[LOCKED_UNTIL] = now + lockout.durationMs;
+        delete data[FAILED_COUNT];
+        locked = true;
+      } else data[FAILED_COUNT] = failures;
+      return { object: { ...current, data }, relations: [] };
+    },
   });
   if (locked) throw Errors.objectNotFound(lockedMessage(lockout));
 }

@@ -10,6 +10,7 @@ import { checkClassPermission, hideProtected } from '../../auth/clp.ts';
 import { checkPassword, checkPasswordPolicy, checkUsername, isSelfOrMaster, normalizeEmail, refuseRestricted, renderUser, translateUnique, USER, USER_OWN_FIELDS } from './common.ts';
 import { nextAuthData, prepareAuthDataChange } from './authdata.ts';
 import { verificationSteps } from './email-verification.ts';
+import { callerOf, writeDelete, writeUpdate } from '../write/pipeline.ts';
 
 function notFound(objectId: string) {
   return Errors.objectNotFound(`User not found: ${JSON.stringify(objectId.slice(0, 40))}.`);
@@ -67,30 +68,36 @@ export async function updateUser(ctx: RequestContext, objectId: string, body: un
   // An address given may be a new one: the token sweep runs outside the update's transaction.
   if (typeof mail === 'string' && ctx.app.record.settings.emailVerification === true) await ctx.app.tokens.sweepExpired(Date.now());
   try {
-    updated = await ctx.app.store.update(USER, objectId, principals(ctx), (current) => {
-      let emailChanged = false;
-      const permissions = plan.permissions ?? { acl: (current.data.ACL as Acl | undefined) ?? null, rperm: current.rperm, wperm: current.wperm };
-      applied = applyPlan(plan, current.data, permissions);
-      const data: Record<string, unknown> = { ...applied.data };
-      if (name !== undefined) data.username = name;
-      if (hashed !== undefined) data._hashed_password = hashed;
-      const linked = nextAuthData(current.data.authData, link, hashed !== undefined);
-      if (linked === null) delete data.authData;
-      else if (linked !== undefined) data.authData = linked;
-      if (mail === null) {
-        delete data.email;
-        // Spec 3.1: without an address, emailVerified is absent.
-        delete data.emailVerified;
-      } else if (mail !== undefined && mail !== current.data.email) {
-        data.email = mail;
-        emailChanged = true;
-        // Spec 3.1: a new email is unverified while verification is on.
-        if (ctx.app.record.settings.emailVerification === true) data.emailVerified = false;
-      }
-      if (emailVerified !== undefined) data.emailVerified = emailVerified === true;
-      // Spec 3.1: a changed address gets the confirmation mail, queued in this same transaction.
-      const steps = emailChanged ? verificationSteps(ctx, objectId, data) : [];
-      return { object: { ...current, updatedAt, data, rperm: permissions.rperm, wperm: permissions.wperm }, relations: applied.relations, steps };
+    updated = await writeUpdate(ctx.app, callerOf(ctx), {
+      className: USER,
+      objectId,
+      write: principals(ctx),
+      change: (current) => {
+        // Run on the object as read for the observers, then on the locked row: the last run counts.
+        let emailChanged = false;
+        const permissions = plan.permissions ?? { acl: (current.data.ACL as Acl | undefined) ?? null, rperm: current.rperm, wperm: current.wperm };
+        applied = applyPlan(plan, current.data, permissions);
+        const data: Record<string, unknown> = { ...applied.data };
+        if (name !== undefined) data.username = name;
+        if (hashed !== undefined) data._hashed_password = hashed;
+        const linked = nextAuthData(current.data.authData, link, hashed !== undefined);
+        if (linked === null) delete data.authData;
+        else if (linked !== undefined) data.authData = linked;
+        if (mail === null) {
+          delete data.email;
+          // Spec 3.1: without an address, emailVerified is absent.
+          delete data.emailVerified;
+        } else if (mail !== undefined && mail !== current.data.email) {
+          data.email = mail;
+          emailChanged = true;
+          // Spec 3.1: a new email is unverified while verification is on.
+          if (ctx.app.record.settings.emailVerification === true) data.emailVerified = false;
+        }
+        if (emailVerified !== undefined) data.emailVerified = emailVerified === true;
+        // Spec 3.1: a changed address gets the confirmation mail, queued in this same transaction.
+        const steps = emailChanged ? verificationSteps(ctx, objectId, data) : [];
+        return { object: { ...current, updatedAt, data, rperm: permissions.rperm, wperm: permissions.wperm }, relations: applied.relations, steps };
+      },
     });
   } catch (error) {
     throw translateUnique(error);
@@ -107,7 +114,7 @@ export async function deleteUser(ctx: RequestContext, objectId: string): Promise
   if (!isSelfOrMaster(ctx, objectId)) throw Errors.sessionMissing('Only the user itself may delete a user.');
   await checkClassPermission(ctx, USER, 'delete');
   refuseRestricted(ctx);
-  if (!(await ctx.app.schemas.get(USER)) || !(await ctx.app.store.delete(USER, objectId, principals(ctx)))) throw notFound(objectId);
+  if (!(await ctx.app.schemas.get(USER)) || !(await writeDelete(ctx.app, callerOf(ctx), { className: USER, objectId, write: principals(ctx) }))) throw notFound(objectId);
   await ctx.app.sessions.removeAllOf(objectId);
   return ok({});
 }

@@ -7,6 +7,7 @@ import { ok, type RequestContext, type Result } from '../context.ts';
 import { checkPassword, checkPasswordPolicy, normalizeEmail, takeAuthAttempt, USER } from './common.ts';
 import { findByEmail, inspect, redeem, sendLink } from './email-links.ts';
 import { LOCKOUT_FIELDS } from './login.ts';
+import { INTERNAL, writeUpdate } from '../write/pipeline.ts';
 
 /**
  * POST /1/requestPasswordReset `{email}` (spec 4.3): `{}`, and a mail with a link to the reset
@@ -52,11 +53,16 @@ export async function resetPassword(app: AppHandle, token: unknown, password: un
   if (!found) return invalidLink;
   const { record } = found;
   const verify = app.record.settings.emailVerification === true;
-  const updated = await app.store.update(USER, record.userId, null, (current) => {
-    const data: Record<string, unknown> = { ...current.data, _hashed_password: hashed };
-    for (const field of LOCKOUT_FIELDS) delete data[field];
-    if (verify && current.data.email === record.email) data.emailVerified = true;
-    return { object: { ...current, updatedAt: new Date().toISOString(), data }, relations: [] };
+  const updated = await writeUpdate(app, INTERNAL, {
+    className: USER,
+    objectId: record.userId,
+    write: null,
+    change: (current) => {
+      const data: Record<string, unknown> = { ...current.data, _hashed_password: hashed };
+      for (const field of LOCKOUT_FIELDS) delete data[field];
+      if (verify && current.data.email === record.email) data.emailVerified = true;
+      return { object: { ...current, updatedAt: new Date().toISOString(), data }, relations: [] };
+    },
   });
   if (!updated) return invalidLink;
   await app.tokens.dropAll(record.userId, 'reset');

@@ -225,6 +225,11 @@ export class PostgresDriver implements SqlDriver {
     return code === '23505' ? String(constraint ?? 'PRIMARY') : null;
   }
 
+  conflict(error: unknown): boolean {
+    const { code } = error as { code?: unknown };
+    return code === '40P01' || code === '40001';
+  }
+
   missingColumn(error: unknown): boolean {
     return (error as { code?: unknown }).code === '42703';
   }

@@ -182,6 +182,11 @@ export class SqliteDriver implements SqlDriver {
     return /index '([^']+)'/.exec(String(message))?.[1] ?? 'PRIMARY';
   }
 
+  conflict(): boolean {
+    // One connection per file, and its transactions one after another (the transaction lock).
+    return false;
+  }
+
   outOfRange(): boolean {
     // SQLite's arithmetic on reals overflows to infinity rather than failing.
     return false;

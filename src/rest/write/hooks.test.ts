@@ -1,0 +1,30 @@
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { WriteHooks, type HookObserver } from './hooks.ts';
+
+it('observers of every class come before the class\'s own, per point', () => {
+  const hooks = new WriteHooks();
+  const any: HookObserver = () => {};
+  const own: HookObserver = () => {};
+  hooks.on('beforeSave', '*', any);
+  hooks.on('beforeSave', 'Game', own);
+  assert.deepEqual(hooks.observersOf('beforeSave', 'Game'), [any, own]);
+  assert.deepEqual(hooks.observersOf('beforeSave', 'Other'), [any]);
+  assert.deepEqual(hooks.observersOf('afterSave', 'Game'), []);
+});
+
+it('the Session class has no observers, even registered for it or for every class (spec 2.7)', () => {
+  const hooks = new WriteHooks();
+  hooks.on('beforeSave', '*', () => {});
+  hooks.on('afterDelete', '_Session', () => {});
+  assert.deepEqual(hooks.observersOf('beforeSave', '_Session'), []);
+  assert.deepEqual(hooks.observersOf('afterDelete', '_Session'), []);
+});
+
+it('has no follow-up function until the queue registers one', () => {
+  const hooks = new WriteHooks();
+  assert.equal(hooks.enqueue, null);
+  const enqueue = async () => {};
+  hooks.onFollowUps(enqueue);
+  assert.equal(hooks.enqueue, enqueue);
+});

@@ -1,0 +1,248 @@
+import { Errors, isApiError } from '../../errors/index.ts';
+import type { Acl } from '../../encoding/acl.ts';
+import type { SchemaService } from '../../schema/service.ts';
+import type { WhereNode } from '../../query/ast.ts';
+import type { AppStore, ObjectWrite, Principals, StoredObject } from '../../storage/port.ts';
+import { applyPlan, planWrite, type WritePlan } from '../write-plan.ts';
+import type { RequestContext } from '../context.ts';
+import type { FollowUpItem, HookObserver, HookPoint, HookRequest, WriteHooks } from './hooks.ts';
+
+/**
+ * The one write pipeline (DESIGN.md "Writes"): every create, update and delete of Basalt, from
+ * any endpoint or from Basalt itself, runs these steps in this order.
+ *
+ * 1. decode       the body is checked and read (write-plan.ts `planWrite`, or a class's own reader);
+ * 2. plan         the change to make, as a function of the stored object (operators included);
+ * 3. permissions  class-level permissions, restricted sessions, key privileges; the ACL again under the lock;
+ * 4. beforeHooks  observers may await I/O, change fields or refuse; no row lock is held;
+ * 5. apply        one unit of work: the row is locked, the plan re-applied to it (operators stay
+ *                 atomic), the observers' changes laid over it;
+ * 6. afterHooks   observers see what was written; their failures do not undo it;
+ * 7. enqueue      follow-up items, stored in the write's own transaction (hooks.ts EnqueueFollowUps).
+ *
+ * Steps 1–3 belong to the endpoint and its class (objects.ts for any class, users/, roles.ts,
+ * installations.ts, sessions.ts), which hand the pipeline a planned write; steps 4–7 are here.
+ */
+export const WRITE_STEPS = ['decode', 'plan', 'permissions', 'beforeHooks', 'apply', 'afterHooks', 'enqueue'] as const;
+export type WriteStep = (typeof WRITE_STEPS)[number];
+
+/** What the pipeline needs of an app: its store (or the store of a unit of work), schemas and observers. */
+export interface WriteTarget {
+  readonly store: AppStore;
+  readonly schemas: SchemaService;
+  readonly hooks: WriteHooks;
+  /** Within a unit of work (a transactional batch): keeps the after-hooks until it commits. */
+  readonly afterCommit?: ((run: () => Promise<void>) => void) | null;
+}
+
+/** Who writes, as the observers see it. */
+export interface Caller {
+  readonly user: string | null;
+  readonly master: boolean;
+  readonly installationId: string | null;
+}
+
+/** A write Basalt makes on its own behalf (sessions, lockout counters, verification flags). */
+export const INTERNAL: Caller = Object.freeze({ user: null, master: true, installationId: null });
+
+export function callerOf(ctx: RequestContext): Caller {
+  return { user: ctx.auth.userId, master: ctx.auth.isMaster, installationId: ctx.auth.installationId };
+}
+
+export interface PlannedCreate {
+  readonly className: string;
+  readonly write: ObjectWrite;
+  readonly followUps?: readonly FollowUpItem[];
+}
+
+export interface PlannedUpdate {
+  readonly className: string;
+  readonly objectId: string;
+  /** Who may write the row (its write ACL); null: anyone (master key, internal writes). */
+  readonly write: Principals;
+  /**
+   * The change as a function of the stored object: run on the object as read for the
+   * before-observers, then again on the locked row, where operators such as Increment apply to
+   * the value as it is at that moment. It may throw to refuse (a class-level user field).
+   */
+  readonly change: (current: StoredObject) => ObjectWrite;
+  readonly followUps?: readonly FollowUpItem[];
+}
+
+export interface PlannedDelete {
+  readonly className: string;
+  readonly objectId: string;
+  readonly write: Principals;
+  /** The row must also match this (a class-level user field). */
+  readonly where?: WhereNode;
+  readonly followUps?: readonly FollowUpItem[];
+}
+
+/** Creates an object; the store's own errors (a unique index) pass through. */
+export async function writeCreate(app: WriteTarget, caller: Caller, planned: PlannedCreate): Promise<StoredObject> {
+  const { className } = planned;
+  const before = app.hooks.observersOf('beforeSave', className);
+  const after = app.hooks.observersOf('afterSave', className);
+  // The common create: nothing observes the class and nothing follows; the store's insert is step 5.
+  if (before.length === 0 && after.length === 0 && !planned.followUps?.length) {
+    await app.store.insert(className, planned.write);
+    return planned.write.object;
+  }
+  const context: Record<string, unknown> = {};
+  let write = planned.write;
+  if (before.length > 0) {
+    const overlay = await beforeHooks(app, before, requestOf('beforeSave', className, caller, write.object, null, context));
+    if (overlay) write = withOverlay(overlay, write);
+  }
+  await apply(app, planned.followUps, async (store) => {
+    await store.insert(className, write);
+    return true;
+  });
+  if (after.length > 0) await afterHooks(app, after, requestOf('afterSave', className, caller, write.object, null, context));
+  return write.object;
+}
+
+/** Updates an object; null when it is missing or the caller may not write it. */
+export async function writeUpdate(app: WriteTarget, caller: Caller, planned: PlannedUpdate): Promise<StoredObject | null> {
+  const { className, objectId, write, change } = planned;
+  const before = app.hooks.observersOf('beforeSave', className);
+  const after = app.hooks.observersOf('afterSave', className);
+  if (before.length === 0 && after.length === 0 && !planned.followUps?.length) return app.store.update(className, objectId, write, change);
+  const context: Record<string, unknown> = {};
+  let original: StoredObject | null = null;
+  let mutate = change;
+  // Only observed classes pay for the read before the lock.
+  if (before.length > 0 || after.length > 0) {
+    original = await app.store.get(className, objectId, null);
+    if (!original || !mayWrite(original, write)) return null;
+  }
+  if (before.length > 0) {
+    const next = change(original!);
+    const overlay = await beforeHooks(app, before, requestOf('beforeSave', className, caller, next.object, original, context));
+    if (overlay) mutate = (current) => withOverlay(overlay, change(current));
+  }
+  const updated = await apply(app, planned.followUps, (store) => store.update(className, objectId, write, mutate));
+  if (updated && after.length > 0) await afterHooks(app, after, requestOf('afterSave', className, caller, updated, original, context));
+  return updated;
+}
+
+/** Deletes an object (its relation rows with it); false when it is missing or not the caller's to delete. */
+export async function writeDelete(app: WriteTarget, caller: Caller, planned: PlannedDelete): Promise<boolean> {
+  const { className, objectId, write } = planned;
+  const before = app.hooks.observersOf('beforeDelete', className);
+  const after = app.hooks.observersOf('afterDelete', className);
+  const context: Record<string, unknown> = {};
+  let original: StoredObject | null = null;
+  if (before.length > 0 || after.length > 0) {
+    original = await app.store.get(className, objectId, null);
+    if (!original || !mayWrite(original, write)) return false;
+  }
+  if (before.length > 0) await beforeHooks(app, before, requestOf('beforeDelete', className, caller, original!, original, context));
+  const deleted = await apply(app, planned.followUps, (store) => store.delete(className, objectId, write, planned.where));
+  if (deleted && after.length > 0) await afterHooks(app, after, requestOf('afterDelete', className, caller, original!, original, context));
+  return deleted;
+}
+
+/**
+ * Step 5 and 7: without follow-up work, the store's own statement (or transaction, for an
+ * update's row lock) is the unit of work; with some, one unit holds the write and the items.
+ */
+async function apply<T>(app: WriteTarget, followUps: readonly FollowUpItem[] | undefined, write: (store: AppStore) => Promise<T>): Promise<T> {
+  if (!followUps || followUps.length === 0) return write(app.store);
+  const enqueue = app.hooks.enqueue;
+  if (!enqueue) throw Errors.internalServerError('A write asked for follow-up work, and no queue takes it.');
+  return app.store.unitOfWork(async (unit) => {
+    const result = await write(unit);
+    if (result) await enqueue(unit, followUps);
+    return result;
+  });
+}
+
+function mayWrite(object: StoredObject, write: Principals): boolean {
+  return write === null || object.wperm.some((principal) => write.includes(principal));
+}
+
+/**
+ * Step 4. The observers run one after another on one request; what they changed in `object`
+ * becomes a plan of its own (checked as a client's body would be) laid over the planned change.
+ * A plain error refuses the write with 141, as Parse Server answers a failed trigger; an API
+ * error keeps its own code.
+ */
+async function beforeHooks(app: WriteTarget, observers: readonly HookObserver[], request: HookRequest): Promise<WritePlan | null> {
+  const seen = structuredClone(request.object);
+  for (const observer of observers) {
+    try {
+      await observer(request);
+    } catch (error) {
+      if (isApiError(error)) throw error;
+      throw Errors.scriptFailed(error instanceof Error ? error.message : String(error));
+    }
+  }
+  if (request.triggerName === 'beforeDelete') return null;
+  const edits = editsOf(seen, request.object);
+  if (!edits) return null;
+  const overlay = planWrite(edits);
+  await app.schemas.ensureFields(request.className, overlay.types, { mayCreateClass: false });
+  return overlay;
+}
+
+/**
+ * Step 6: the write stands whatever an observer does. Inside a unit of work the observers run
+ * once it commits: a later command of a transactional batch may still undo this write.
+ */
+async function afterHooks(app: WriteTarget, observers: readonly HookObserver[], request: HookRequest): Promise<void> {
+  if (app.afterCommit) {
+    app.afterCommit(() => runAfter(observers, request));
+    return;
+  }
+  await runAfter(observers, request);
+}
+
+async function runAfter(observers: readonly HookObserver[], request: HookRequest): Promise<void> {
+  for (const observer of observers) {
+    try {
+      await observer(request);
+    } catch {
+      // Parse Server logs and ignores an after-trigger's failure; the answer is the write's.
+    }
+  }
+}
+
+function requestOf(triggerName: HookPoint, className: string, caller: Caller, object: StoredObject, original: StoredObject | null, context: Record<string, unknown>): HookRequest {
+  return { triggerName, className, object: view(object), original: original && view(original), user: caller.user, master: caller.master, installationId: caller.installationId, context };
+}
+
+/** Fields an observer sees and may change: not the built-in columns, not the server's own `_` fields. */
+const FIXED = new Set(['objectId', 'createdAt', 'updatedAt', 'ACL']);
+
+/** An object as observers see it: the built-in columns and the fields, without the server's own (`_hashed_password`…). */
+function view(object: StoredObject): Record<string, unknown> {
+  const out: Record<string, unknown> = { objectId: object.objectId, createdAt: object.createdAt, updatedAt: object.updatedAt };
+  for (const [key, value] of Object.entries(object.data)) if (!key.startsWith('_')) out[key] = structuredClone(value);
+  return out;
+}
+
+/** The fields an observer set, changed or removed, as a write body; null for none. */
+function editsOf(seen: Record<string, unknown>, now: Record<string, unknown>): Record<string, unknown> | null {
+  const edits: Record<string, unknown> = {};
+  let any = false;
+  for (const key of Object.keys(now)) {
+    if (FIXED.has(key) || key.startsWith('_')) continue;
+    if (Object.hasOwn(seen, key) && JSON.stringify(seen[key]) === JSON.stringify(now[key])) continue;
+    edits[key] = now[key] === undefined ? { __op: 'Delete' } : now[key];
+    any = true;
+  }
+  for (const key of Object.keys(seen)) {
+    if (FIXED.has(key) || key.startsWith('_') || Object.hasOwn(now, key)) continue;
+    edits[key] = { __op: 'Delete' };
+    any = true;
+  }
+  return any ? edits : null;
+}
+
+function withOverlay(overlay: WritePlan, write: ObjectWrite): ObjectWrite {
+  const { object } = write;
+  const permissions = { acl: (object.data.ACL as Acl | undefined) ?? null, rperm: object.rperm, wperm: object.wperm };
+  const applied = applyPlan(overlay, object.data, permissions);
+  return { object: { ...object, data: applied.data }, relations: [...write.relations, ...applied.relations] };
+}
