@@ -20,11 +20,3 @@ it('the Session class has no observers, even registered for it or for every clas
   assert.deepEqual(hooks.observersOf('beforeSave', '_Session'), []);
   assert.deepEqual(hooks.observersOf('afterDelete', '_Session'), []);
 });
-
-it('has no follow-up function until the queue registers one', () => {
-  const hooks = new WriteHooks();
-  assert.equal(hooks.enqueue, null);
-  const enqueue = async () => {};
-  hooks.onFollowUps(enqueue);
-  assert.equal(hooks.enqueue, enqueue);
-});

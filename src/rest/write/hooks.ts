@@ -26,20 +26,6 @@ export interface HookRequest {
 
 export type HookObserver = (request: HookRequest) => void | Promise<void>;
 
-/** Work a write asks for after it commits (a mail, a push), written in the write's own transaction. */
-export interface FollowUpItem {
-  /** The job's name, as the queue's handler list knows it. */
-  readonly kind: string;
-  readonly payload: Readonly<Record<string, unknown>>;
-}
-
-/**
- * Step 7 of the pipeline: stores the follow-up items of a write through `unit`, the store of the
- * write's own transaction, so that they exist exactly when the write does. The durable queue
- * (src/queue/) supplies it; without one, a write that collects items is refused (a bug).
- */
-export type EnqueueFollowUps = (unit: AppStore, items: readonly FollowUpItem[]) => Promise<void>;
-
 /** Any class: an observer registered for every class. */
 export const ANY_CLASS = '*';
 
@@ -51,7 +37,6 @@ const NONE: readonly HookObserver[] = Object.freeze([]);
  */
 export class WriteHooks {
   private readonly observers = new Map<string, HookObserver[]>();
-  private enqueueFn: EnqueueFollowUps | null = null;
 
   on(point: HookPoint, className: string, observer: HookObserver): void {
     const key = keyOf(point, className);
@@ -68,15 +53,6 @@ export class WriteHooks {
     const own = this.observers.get(keyOf(point, className));
     if (!any) return own ?? NONE;
     return own ? [...any, ...own] : any;
-  }
-
-  /** Sets the function of step 7; the queue calls it once at start. */
-  onFollowUps(enqueue: EnqueueFollowUps): void {
-    this.enqueueFn = enqueue;
-  }
-
-  get enqueue(): EnqueueFollowUps | null {
-    return this.enqueueFn;
   }
 }
 

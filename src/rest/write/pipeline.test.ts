@@ -2,51 +2,30 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AppStore, ObjectWrite } from '../../storage/port.ts';
 import type { SchemaService } from '../../schema/service.ts';
-import { WriteHooks, type FollowUpItem } from './hooks.ts';
-import { INTERNAL, writeCreate, type WriteTarget } from './pipeline.ts';
-
-/** A store that records what runs where: on itself or on the unit of work it hands out. */
-function recordingStore(log: string[], name = 'store'): AppStore {
-  const store = {
-    async insert(className: string) {
-      log.push(`${name}.insert ${className}`);
-    },
-    async unitOfWork<T>(fn: (unit: AppStore) => Promise<T>): Promise<T> {
-      log.push('begin');
-      const result = await fn(recordingStore(log, 'unit'));
-      log.push('commit');
-      return result;
-    },
-  };
-  return store as unknown as AppStore;
-}
+import { WriteHooks } from './hooks.ts';
+import { INTERNAL, writeCreate } from './pipeline.ts';
 
 const WRITE: ObjectWrite = { object: { objectId: 'o1', createdAt: 't', updatedAt: 't', data: { n: 1 }, rperm: ['*'], wperm: ['*'] }, relations: [] };
 
-function target(log: string[], hooks: WriteHooks): WriteTarget {
-  return { store: recordingStore(log), schemas: {} as SchemaService, hooks };
-}
-
-it('without follow-up work, the store writes on its own', async () => {
+it('an unobserved create is the store\'s own insert, with the write\'s steps handed over unchanged', async () => {
   const log: string[] = [];
-  await writeCreate(target(log, new WriteHooks()), INTERNAL, { className: 'Game', write: WRITE });
+  const seen: ObjectWrite[] = [];
+  const store = { async insert(className: string, write: ObjectWrite) { log.push(`store.insert ${className}`); seen.push(write); } } as unknown as AppStore;
+  const step = async () => {};
+  const write: ObjectWrite = { ...WRITE, steps: [step] };
+  await writeCreate({ store, schemas: {} as SchemaService, hooks: new WriteHooks() }, INTERNAL, { className: 'Game', write });
   assert.deepEqual(log, ['store.insert Game']);
+  assert.equal(seen[0]!.steps![0], step);
 });
 
-it('follow-up items are handed to the queue inside the write\'s own unit of work', async () => {
-  const log: string[] = [];
+it('an observed create hands the store the steps with the observers\' changes laid over the object', async () => {
+  const seen: ObjectWrite[] = [];
+  const store = { async insert(_className: string, write: ObjectWrite) { seen.push(write); } } as unknown as AppStore;
   const hooks = new WriteHooks();
-  const items: FollowUpItem[] = [{ kind: 'mail', payload: { to: 'a@example.com' } }];
-  hooks.onFollowUps(async (unit, given) => {
-    await unit.insert('_Job', WRITE);
-    log.push(`enqueue ${given.map((item) => item.kind).join()}`);
-  });
-  await writeCreate(target(log, hooks), INTERNAL, { className: 'Game', write: WRITE, followUps: items });
-  assert.deepEqual(log, ['begin', 'unit.insert Game', 'unit.insert _Job', 'enqueue mail', 'commit']);
-});
-
-it('a write asking for follow-up work with no queue registered is refused before it writes', async () => {
-  const log: string[] = [];
-  await assert.rejects(writeCreate(target(log, new WriteHooks()), INTERNAL, { className: 'Game', write: WRITE, followUps: [{ kind: 'mail', payload: {} }] }), { code: 1 });
-  assert.deepEqual(log, []);
+  hooks.on('beforeSave', 'Game', (request) => { (request.object as Record<string, unknown>).n = 2; });
+  const step = async () => {};
+  await writeCreate({ store, schemas: { ensureFields: async () => {} } as unknown as SchemaService, hooks }, INTERNAL, { className: 'Game', write: { ...WRITE, steps: [step] } });
+  assert.equal(seen.length, 1);
+  assert.equal(seen[0]!.steps![0], step);
+  assert.equal(seen[0]!.object.data.n, 2);
 });

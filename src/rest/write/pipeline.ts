@@ -5,7 +5,7 @@ import type { WhereNode } from '../../query/ast.ts';
 import type { AppStore, ObjectWrite, Principals, StoredObject } from '../../storage/port.ts';
 import { applyPlan, planWrite, type WritePlan } from '../write-plan.ts';
 import type { RequestContext } from '../context.ts';
-import type { FollowUpItem, HookObserver, HookPoint, HookRequest, WriteHooks } from './hooks.ts';
+import type { HookObserver, HookPoint, HookRequest, WriteHooks } from './hooks.ts';
 
 /**
  * The one write pipeline (DESIGN.md "Writes"): every create, update and delete of Basalt, from
@@ -18,13 +18,14 @@ import type { FollowUpItem, HookObserver, HookPoint, HookRequest, WriteHooks } f
  * 5. apply        one unit of work: the row is locked, the plan re-applied to it (operators stay
  *                 atomic), the observers' changes laid over it;
  * 6. afterHooks   observers see what was written; their failures do not undo it;
- * 7. enqueue      follow-up items, stored in the write's own transaction (hooks.ts EnqueueFollowUps).
+ * 7. enqueue      the write's `steps` (storage/port.ts WriteStep: a queued job such as a mail, a
+ *                 link token), run by the store inside the write's own transaction.
  *
  * Steps 1–3 belong to the endpoint and its class (objects.ts for any class, users/, roles.ts,
  * installations.ts, sessions.ts), which hand the pipeline a planned write; steps 4–7 are here.
  */
 export const WRITE_STEPS = ['decode', 'plan', 'permissions', 'beforeHooks', 'apply', 'afterHooks', 'enqueue'] as const;
-export type WriteStep = (typeof WRITE_STEPS)[number];
+export type PipelineStep = (typeof WRITE_STEPS)[number];
 
 /** What the pipeline needs of an app: its store (or the store of a unit of work), schemas and observers. */
 export interface WriteTarget {
@@ -52,7 +53,6 @@ export function callerOf(ctx: RequestContext): Caller {
 export interface PlannedCreate {
   readonly className: string;
   readonly write: ObjectWrite;
-  readonly followUps?: readonly FollowUpItem[];
 }
 
 export interface PlannedUpdate {
@@ -66,7 +66,6 @@ export interface PlannedUpdate {
    * the value as it is at that moment. It may throw to refuse (a class-level user field).
    */
   readonly change: (current: StoredObject) => ObjectWrite;
-  readonly followUps?: readonly FollowUpItem[];
 }
 
 export interface PlannedDelete {
@@ -75,7 +74,6 @@ export interface PlannedDelete {
   readonly write: Principals;
   /** The row must also match this (a class-level user field). */
   readonly where?: WhereNode;
-  readonly followUps?: readonly FollowUpItem[];
 }
 
 /** Creates an object; the store's own errors (a unique index) pass through. */
@@ -83,8 +81,8 @@ export async function writeCreate(app: WriteTarget, caller: Caller, planned: Pla
   const { className } = planned;
   const before = app.hooks.observersOf('beforeSave', className);
   const after = app.hooks.observersOf('afterSave', className);
-  // The common create: nothing observes the class and nothing follows; the store's insert is step 5.
-  if (before.length === 0 && after.length === 0 && !planned.followUps?.length) {
+  // The common create: nothing observes the class; the store's insert is steps 5 and 7.
+  if (before.length === 0 && after.length === 0) {
     await app.store.insert(className, planned.write);
     return planned.write.object;
   }
@@ -94,10 +92,7 @@ export async function writeCreate(app: WriteTarget, caller: Caller, planned: Pla
     const overlay = await beforeHooks(app, before, requestOf('beforeSave', className, caller, write.object, null, context));
     if (overlay) write = withOverlay(overlay, write);
   }
-  await apply(app, planned.followUps, async (store) => {
-    await store.insert(className, write);
-    return true;
-  });
+  await app.store.insert(className, write);
   if (after.length > 0) await afterHooks(app, after, requestOf('afterSave', className, caller, write.object, null, context));
   return write.object;
 }
@@ -107,7 +102,7 @@ export async function writeUpdate(app: WriteTarget, caller: Caller, planned: Pla
   const { className, objectId, write, change } = planned;
   const before = app.hooks.observersOf('beforeSave', className);
   const after = app.hooks.observersOf('afterSave', className);
-  if (before.length === 0 && after.length === 0 && !planned.followUps?.length) return app.store.update(className, objectId, write, change);
+  if (before.length === 0 && after.length === 0) return app.store.update(className, objectId, write, change);
   const context: Record<string, unknown> = {};
   let original: StoredObject | null = null;
   let mutate = change;
@@ -121,7 +116,7 @@ export async function writeUpdate(app: WriteTarget, caller: Caller, planned: Pla
     const overlay = await beforeHooks(app, before, requestOf('beforeSave', className, caller, next.object, original, context));
     if (overlay) mutate = (current) => withOverlay(overlay, change(current));
   }
-  const updated = await apply(app, planned.followUps, (store) => store.update(className, objectId, write, mutate));
+  const updated = await app.store.update(className, objectId, write, mutate);
   if (updated && after.length > 0) await afterHooks(app, after, requestOf('afterSave', className, caller, updated, original, context));
   return updated;
 }
@@ -138,24 +133,9 @@ export async function writeDelete(app: WriteTarget, caller: Caller, planned: Pla
     if (!original || !mayWrite(original, write)) return false;
   }
   if (before.length > 0) await beforeHooks(app, before, requestOf('beforeDelete', className, caller, original!, original, context));
-  const deleted = await apply(app, planned.followUps, (store) => store.delete(className, objectId, write, planned.where));
+  const deleted = await app.store.delete(className, objectId, write, planned.where);
   if (deleted && after.length > 0) await afterHooks(app, after, requestOf('afterDelete', className, caller, original!, original, context));
   return deleted;
-}
-
-/**
- * Step 5 and 7: without follow-up work, the store's own statement (or transaction, for an
- * update's row lock) is the unit of work; with some, one unit holds the write and the items.
- */
-async function apply<T>(app: WriteTarget, followUps: readonly FollowUpItem[] | undefined, write: (store: AppStore) => Promise<T>): Promise<T> {
-  if (!followUps || followUps.length === 0) return write(app.store);
-  const enqueue = app.hooks.enqueue;
-  if (!enqueue) throw Errors.internalServerError('A write asked for follow-up work, and no queue takes it.');
-  return app.store.unitOfWork(async (unit) => {
-    const result = await write(unit);
-    if (result) await enqueue(unit, followUps);
-    return result;
-  });
 }
 
 function mayWrite(object: StoredObject, write: Principals): boolean {
@@ -244,5 +224,6 @@ function withOverlay(overlay: WritePlan, write: ObjectWrite): ObjectWrite {
   const { object } = write;
   const permissions = { acl: (object.data.ACL as Acl | undefined) ?? null, rperm: object.rperm, wperm: object.wperm };
   const applied = applyPlan(overlay, object.data, permissions);
-  return { object: { ...object, data: applied.data }, relations: [...write.relations, ...applied.relations] };
+  // The write's own steps (queued jobs, tokens) stay with it.
+  return { ...write, object: { ...object, data: applied.data }, relations: [...write.relations, ...applied.relations] };
 }
