@@ -15,8 +15,16 @@ function requireMaster(ctx: RequestContext): void {
   if (!ctx.auth.isMaster) throw Errors.operationForbidden('The schema endpoints need the master key.');
 }
 
+/**
+ * Parse Server lists `password` among the user class's fields, and Parse Dashboard offers a
+ * password cell for a new user only when it is there. No object stores it (the hash is the
+ * hidden `_hashed_password`), so it is shown, never kept in the stored schema.
+ */
+const USER_SHOWN_FIELDS: Readonly<Record<string, FieldType>> = { password: { type: 'String' } };
+
 export function renderSchema(schema: ClassSchema): Record<string, unknown> {
-  return { className: schema.className, fields: { ...DEFAULT_FIELDS, ...schema.fields }, classLevelPermissions: schema.classLevelPermissions, indexes: schema.indexes };
+  const shown = schema.className === '_User' ? USER_SHOWN_FIELDS : null;
+  return { className: schema.className, fields: { ...DEFAULT_FIELDS, ...shown, ...schema.fields }, classLevelPermissions: schema.classLevelPermissions, indexes: schema.indexes };
 }
 
 export async function listSchemas(ctx: RequestContext): Promise<Result> {

@@ -64,6 +64,18 @@ eachBackend('parse dashboard endpoints', (target) => {
     assertOk(await sdkPost('/1/serverInfo', { _method: 'GET', _MasterKey: app.app.masterKey }), { features: FEATURES, parseServerVersion: '7.0.0' });
   });
 
+  it('lists password among the user class\'s fields, as Parse Server does, and stores none', async () => {
+    const user = await signUp(app);
+    const schema = await app.get('/1/schemas/_User', MASTER);
+    assert.equal(schema.status, 200, schema.text);
+    assert.deepEqual(schema.body.fields.password, { type: 'String' });
+    const read = await app.get(`/1/users/${user.objectId}`, MASTER);
+    assert.equal(read.status, 200, read.text);
+    assert.equal(read.body.password, undefined);
+    const found = await app.get('/1/users', { ...MASTER, query: { where: { password: { $exists: true } } } });
+    assert.deepEqual(found.body.results, []);
+  });
+
   it('refuses serverInfo without the master key (403/119)', async () => {
     const user = await signUp(app);
     for (const options of [{}, { key: 'client' }, as(user.sessionToken)] as const) assertError(await app.get('/1/serverInfo', options), 403, 119);
