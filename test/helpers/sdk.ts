@@ -66,6 +66,12 @@ export function pointSdkAt(app: AppClient): void {
   sdkRequests.length = 0;
 }
 
+/** Drops the current user on this side only (as a new process would), leaving its session alive. */
+export function forgetCurrentUser(): void {
+  Parse.CoreManager.setStorageController(memoryStorage() as any);
+  Parse.User._clearCache();
+}
+
 export interface SdkSuite {
   /** The app the SDK talks to, for plain-HTTP checks with its keys. */
   readonly app: AppClient;
