@@ -61,6 +61,7 @@ export function pointSdkAt(app: AppClient): void {
   (Parse as unknown as { initialize(appId: string, jsKey: string, masterKey: string): void }).initialize(app.app.applicationId, app.app.javascriptKey, app.app.masterKey);
   (Parse as unknown as { serverURL: string }).serverURL = `${app.target.url}/1`;
   Parse.CoreManager.set('REQUEST_ATTEMPT_LIMIT', 1);
+  Parse.CoreManager.set('FORCE_REVOCABLE_SESSION', false);
   Parse.User.enableUnsafeCurrentUser();
   Parse.User._clearCache();
   sdkRequests.length = 0;
