@@ -64,6 +64,7 @@ export function pointSdkAt(app: AppClient): void {
   Parse.CoreManager.set('FORCE_REVOCABLE_SESSION', false);
   Parse.User.enableUnsafeCurrentUser();
   Parse.User._clearCache();
+  (Parse.Config as unknown as { _clearCache(): void })._clearCache();
   sdkRequests.length = 0;
 }
 
