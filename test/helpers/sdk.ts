@@ -65,6 +65,7 @@ export function pointSdkAt(app: AppClient): void {
   Parse.User.enableUnsafeCurrentUser();
   Parse.User._clearCache();
   (Parse.Config as unknown as { _clearCache(): void })._clearCache();
+  (Parse.CoreManager.getInstallationController() as unknown as { _clearCache(): void })._clearCache();
   sdkRequests.length = 0;
 }
 
