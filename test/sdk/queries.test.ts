@@ -114,6 +114,30 @@ eachBackendWithSdk('SDK queries', () => {
     assert.deepEqual(sorted(await Parse.Query.or(low, high).equalTo('city', 'Lyon').find()), ['Eve']);
   });
 
+  it('fullText finds every word in any order and case; containedBy keeps arrays within the values', async () => {
+    const Post = unique('Post');
+    const posts = ['The quick brown fox', 'A QUICK test of foxes', 'lazy dog'].map((body) => new Parse.Object<Record<string, any>>(Post, { body }));
+    await Parse.Object.saveAll(posts);
+    const bodies = async (q: Parse.Query<Obj>) => (await q.find()).map((o) => o.get('body')).sort();
+    assert.deepEqual(await bodies(new Parse.Query<Obj>(Post).fullText('body', 'FOX quick')), ['The quick brown fox']);
+    assert.deepEqual(await bodies(new Parse.Query<Obj>(Post).fullText('body', 'quick', { language: 'english' })), ['A QUICK test of foxes', 'The quick brown fox']);
+    assert.deepEqual(sdkRequests.at(-1)!.data.where, { body: { $text: { $search: { $term: 'quick', $language: 'english' } } } });
+    assert.deepEqual(sorted(await query().containedBy('tags', ['a', 'b']).find()), ['Alice', 'Carol (C)', 'Eve', 'bob.smith']);
+  });
+
+  it('withinPolygon finds the points inside; polygonContains the polygons holding a point', async () => {
+    const square = [new Parse.GeoPoint(-1, -1), new Parse.GeoPoint(-1, 0.5), new Parse.GeoPoint(1, 0.5), new Parse.GeoPoint(1, -1)];
+    assert.deepEqual(sorted(await query().withinPolygon('location', square as any).find()), ['Alice', 'Eve']);
+    const Area = unique('Area');
+    const area = await new Parse.Object<Record<string, any>>(Area, { shape: new Parse.Polygon([[0, 0], [0, 10], [10, 10], [10, 0]]) }).save();
+    await new Parse.Object<Record<string, any>>(Area, { shape: new Parse.Polygon([[20, 20], [20, 30], [30, 30]]) }).save();
+    const found = await new Parse.Query(Area).polygonContains('shape', new Parse.GeoPoint(5, 5)).find();
+    assert.deepEqual(found.map((o) => o.id), [area.id]);
+    const back = await new Parse.Query(Area).get(area.id!);
+    assert.ok(back.get('shape') instanceof Parse.Polygon);
+    assert.deepEqual(back.get('shape').coordinates, [[0, 0], [0, 10], [10, 10], [10, 0]]);
+  });
+
   it('near sorts by distance; withinKilometers, withinMiles and withinGeoBox bound it', async () => {
     const origin = new Parse.GeoPoint(0, 0);
     // Without a maximum, near keeps points within 100 miles (docs/api.md, Geo queries): Carol, at
