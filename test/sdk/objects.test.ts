@@ -280,6 +280,16 @@ eachBackendWithSdk('SDK objects', (suite) => {
     assert.equal(open.get('text'), 'mine');
   });
 
+  it('a save with the context option stores only the object’s fields', async () => {
+    const className = unique('Ctx');
+    const object = await new Parse.Object<Record<string, any>>(className, { a: 1 }).save(null, { context: { reason: 'import' } });
+    object.set('a', 2);
+    await object.save(null, { context: { reason: 'fix' } });
+    const row = await stored(className, object.id!);
+    assert.deepEqual(Object.keys(row).sort(), ['a', 'createdAt', 'objectId', 'updatedAt']);
+    assert.equal(row.a, 2);
+  });
+
   it('refuses a field type change with 111 and leaves the object as it was', async () => {
     const className = unique('Typed');
     const typed = await new Parse.Object<Record<string, any>>(className, { n: 1 }).save();
