@@ -1,4 +1,5 @@
 import { beforeEach, it } from 'node:test';
+import { randomUUID } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { unique } from '../helpers/client.ts';
 import { LEGACY_TOKEN, REVOCABLE_TOKEN, as } from '../helpers/users.ts';
@@ -40,7 +41,8 @@ eachBackendWithSdk('SDK sessions', (suite) => {
     const { user, username, password } = await newUser();
     const firstToken = user.getSessionToken()!;
     forgetCurrentUser();
-    await Parse.User.logIn(username, password);
+    // Another device: a login from the same installation would replace the first session.
+    await Parse.User.logIn(username, password, { installationId: randomUUID() });
     const secondToken = Parse.User.current()!.getSessionToken()!;
     // Someone else's session is not listed.
     const otherToken = (await suite.app.post('/1/users', { username: unique('other'), password: 'pw' })).body.sessionToken;
@@ -56,7 +58,7 @@ eachBackendWithSdk('SDK sessions', (suite) => {
     const { user, username, password } = await newUser();
     const oldToken = user.getSessionToken()!;
     forgetCurrentUser();
-    await Parse.User.logIn(username, password);
+    await Parse.User.logIn(username, password, { installationId: randomUUID() });
     const [old] = await new Parse.Query(Parse.Session).equalTo('sessionToken', oldToken).find();
     assert.ok(old);
     await old.destroy();
@@ -64,6 +66,18 @@ eachBackendWithSdk('SDK sessions', (suite) => {
     assert.equal(gone.body.code, 209);
     const current = await Parse.Session.current();
     assert.equal(current.getSessionToken(), Parse.User.current()!.getSessionToken());
+  });
+
+  it('a second login from the same installation replaces that installation’s session', async () => {
+    const { user, username, password } = await newUser();
+    const first = user.getSessionToken()!;
+    const installationId = await Parse.CoreManager.getInstallationController().currentInstallationId();
+    forgetCurrentUser();
+    const again = await Parse.User.logIn(username, password);
+    const sessions = await suite.app.get('/1/sessions', { ...MASTER, query: { where: { user: { __type: 'Pointer', className: '_User', objectId: user.id } } } });
+    assert.deepEqual(sessions.body.results.map((session: { sessionToken: string }) => session.sessionToken), [again.getSessionToken()]);
+    assert.equal(sessions.body.results[0].installationId, installationId);
+    assert.equal((await suite.app.get('/1/users/me', as(first))).body.code, 209);
   });
 
   it('a request with an ended session token fails with 209; logOut fails with 209 and forgets the user', async () => {
