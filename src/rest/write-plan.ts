@@ -1,5 +1,5 @@
 import { Errors } from '../errors/index.ts';
-import { PUBLIC, decodeAcl, type Permissions } from '../encoding/acl.ts';
+import { PUBLIC, decodeAcl, removesAcl, type Permissions } from '../encoding/acl.ts';
 import { applyOp, parseFieldOp, type FieldOp } from '../encoding/ops.ts';
 import { isPlainObject } from '../encoding/values.ts';
 import { RESERVED_FIELDS, assertFieldName } from '../schema/names.ts';
@@ -10,7 +10,7 @@ import type { RelationChange } from '../storage/port.ts';
 export interface WritePlan {
   readonly ops: ReadonlyMap<string, FieldOp>;
   readonly types: ReadonlyMap<string, FieldType>;
-  /** Present when the body sets the ACL (`ACL: null` resets it to public). */
+  /** Present when the body sets the ACL (`ACL: null` or a Delete resets it to public). */
   readonly permissions: Permissions | undefined;
 }
 
@@ -22,7 +22,7 @@ export function planWrite(body: unknown): WritePlan {
   for (const field of Object.keys(body)) {
     const value = body[field];
     if (field === 'ACL') {
-      permissions = value === null ? PUBLIC : decodeAcl(value);
+      permissions = removesAcl(value) ? PUBLIC : decodeAcl(value);
       continue;
     }
     if (RESERVED_FIELDS.has(field)) throw Errors.invalidKeyName(`${field} is set by the server and cannot be written.`);

@@ -290,6 +290,27 @@ eachBackendWithSdk('SDK objects', (suite) => {
     assert.equal(row.a, 2);
   });
 
+  it('unset("ACL") and clear() remove the ACL: the object becomes public', async () => {
+    const className = unique('Opened');
+    const owner = await signUp(suite.app);
+    const object = new Parse.Object<Record<string, any>>(className, { text: 'x', other: 1 });
+    object.setACL(new Parse.ACL(Parse.User.createWithoutData(owner.objectId)));
+    await object.save(null, { sessionToken: owner.sessionToken });
+    await rejectsWithCode(() => new Parse.Query(className).get(object.id!), Parse.Error.OBJECT_NOT_FOUND);
+    object.unset('ACL');
+    await object.save(null, { sessionToken: owner.sessionToken });
+    assert.equal('ACL' in (await stored(className, object.id!)), false);
+    assert.equal((await new Parse.Query(className).get(object.id!)).get('text'), 'x');
+
+    const cleared = new Parse.Object<Record<string, any>>(className, { text: 'y', other: 2 });
+    cleared.setACL(new Parse.ACL(Parse.User.createWithoutData(owner.objectId)));
+    await cleared.save(null, { sessionToken: owner.sessionToken });
+    cleared.clear();
+    await cleared.save(null, { sessionToken: owner.sessionToken });
+    const row = await stored(className, cleared.id!);
+    assert.deepEqual(Object.keys(row).sort(), ['createdAt', 'objectId', 'updatedAt']);
+  });
+
   it('refuses a field type change with 111 and leaves the object as it was', async () => {
     const className = unique('Typed');
     const typed = await new Parse.Object<Record<string, any>>(className, { n: 1 }).save();
