@@ -104,6 +104,19 @@ eachBackendWithSdk('SDK saveAll and destroyAll', (suite) => {
     assert.deepEqual(await storedValues(className), [0, 1, 3]);
   });
 
+  it('over 100 objects: find answers the default 100, findAll, each and count see all of them', async () => {
+    const className = unique('Large');
+    await Parse.Object.saveAll(objects(className, 120), { batchSize: 50 });
+    assert.equal((await new Parse.Query(className).find()).length, 100);
+    assert.equal(await new Parse.Query(className).count(), 120);
+    const all = await new Parse.Query<Obj>(className).findAll();
+    assert.deepEqual(all.map((o) => o.get('i')).sort((a, b) => a - b), Array.from({ length: 120 }, (_, i) => i));
+    let seen = 0;
+    await new Parse.Query(className).each(() => void (seen += 1));
+    assert.equal(seen, 120);
+    assert.equal((await new Parse.Query(className).limit(1000).find()).length, 120);
+  });
+
   it('fetchAll reads every object in one query', async () => {
     const className = unique('Fetched');
     const list = await Parse.Object.saveAll(objects(className, 3));
