@@ -133,6 +133,21 @@ eachBackendWithSdk('SDK users', (suite) => {
     await rejectsWithCode(() => Parse.User.become('r:00000000000000000000000000000000'), Parse.Error.INVALID_SESSION_TOKEN);
   });
 
+  it('loginAs opens a session for a user with the master key and makes it current', async () => {
+    const { user, username } = await signUp();
+    const ownToken = user.getSessionToken()!;
+    await Parse.User.logOut();
+    const as_ = await Parse.User.loginAs(user.id!);
+    assert.equal(as_.id, user.id);
+    assert.equal(as_.getUsername(), username);
+    assert.match(as_.getSessionToken()!, REVOCABLE_TOKEN);
+    assert.equal(Parse.User.current()!.id, user.id);
+    const session = await suite.app.get('/1/sessions/me', as(as_.getSessionToken()!));
+    assert.deepEqual(session.body.createdWith, { action: 'login', authProvider: 'masterkey' });
+    await rejectsWithCode(() => Parse.User.loginAs('noSuchUser'), Parse.Error.OBJECT_NOT_FOUND);
+    assert.equal((await suite.app.get('/1/users/me', as(ownToken))).status, 400, 'the logOut ended the first session');
+  });
+
   it('requests go out with the current user’s session: its ACL-protected objects are readable', async () => {
     const { user } = await signUp();
     const className = unique('Private');
