@@ -54,6 +54,20 @@ eachBackendWithSdk('SDK sessions', (suite) => {
     assert.equal(await new Parse.Query(Parse.Session).count(), 2);
   });
 
+  it('a custom field saved on the current session through Parse.Session', async () => {
+    await newUser();
+    const session = await Parse.Session.current();
+    session.set('device', 'test-runner');
+    await session.save();
+    const stored = await suite.app.get(`/1/sessions/${session.id}`, MASTER);
+    assert.equal(stored.body.device, 'test-runner');
+    const again = await new Parse.Query(Parse.Session).get(session.id!);
+    assert.equal(again.get('device'), 'test-runner');
+    // Server fields cannot be written (105).
+    session.set('restricted', true);
+    await rejectsWithCode(() => session.save(), Parse.Error.INVALID_KEY_NAME);
+  });
+
   it('destroying a session through Parse.Session ends it (209 afterwards); the current one stays', async () => {
     const { user, username, password } = await newUser();
     const oldToken = user.getSessionToken()!;

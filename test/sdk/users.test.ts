@@ -202,6 +202,16 @@ eachBackendWithSdk('SDK users', (suite) => {
     assert.equal(await new Parse.Query(Parse.User).equalTo('team', 'query-team').count(), 1);
   });
 
+  it('destroying the current user deletes it and ends its sessions', async () => {
+    const { user, username, password } = await signUp();
+    const token = user.getSessionToken()!;
+    await user.destroy();
+    assert.equal((await suite.app.get(`/1/users/${user.id}`, MASTER)).status, 404);
+    assert.equal((await suite.app.get('/1/users/me', as(token))).body.code, 209);
+    await Parse.User.logOut().catch(() => undefined);
+    await rejectsWithCode(() => Parse.User.logIn(username, password), Parse.Error.OBJECT_NOT_FOUND);
+  });
+
   it('requestPasswordReset answers for a known email, 205 for an unknown one, 125 for a malformed one', async () => {
     const { email } = await signUp();
     await Parse.User.logOut();
