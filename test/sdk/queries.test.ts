@@ -1,7 +1,7 @@
 import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { unique } from '../helpers/client.ts';
-import { Parse, eachBackendWithSdk, sdkRequests } from '../helpers/sdk.ts';
+import { Parse, eachBackendWithSdk, rejectsWithCode, sdkRequests } from '../helpers/sdk.ts';
 
 /** Parse.Query against Basalt: each constraint the SDK builds, with the exact objects it finds. */
 
@@ -214,6 +214,17 @@ eachBackendWithSdk('SDK queries', () => {
     const got = await query().exclude('city').get(alice!.id!);
     assert.equal(got.has('city'), false);
     assert.equal(got.get('score'), 10);
+  });
+
+  it('hint reads through a named index and answers the same; explain answers the plan (master key)', async () => {
+    const expected = names(await query().greaterThan('score', 15).ascending('score').find());
+    assert.deepEqual(names(await query().greaterThan('score', 15).ascending('score').hint('_id_').find()), expected);
+    assert.equal(sdkRequests.at(-1)!.data.hint, '_id_');
+    await rejectsWithCode(() => query().hint('noSuchIndex').find(), Parse.Error.INVALID_QUERY);
+    const plan = (await query().equalTo('city', 'Paris').explain().find({ useMasterKey: true })) as unknown as Record<string, unknown>[];
+    assert.ok(Array.isArray(plan) && plan.length >= 1);
+    for (const entry of plan) assert.deepEqual(Object.keys(entry), ['QUERY PLAN']);
+    await rejectsWithCode(() => query().explain().find(), Parse.Error.OPERATION_FORBIDDEN);
   });
 
   it('include expands pointers; includeAll expands every pointer field', async () => {
