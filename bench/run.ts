@@ -191,7 +191,8 @@ const QUERIES_INTRO = [
 const USERS_INTRO = [
   'One user; 100,000 `Secret` objects of which every tenth has the ACL `{<user>: {read: true}}` and the rest are readable ' +
     'by another user only. The user query and the master-key query are the same request. `/users/me` is held against ' +
-    'get-by-id measured again just before it, on the same server in the same state.',
+    'get-by-id measured again just before it, on the same server in the same state. Each `/1/classes/_User` row is the ' +
+    'request of the `/1/users` row above it on the Parse SDKs\' path, which the same code serves.',
 ];
 
 function rowOf(rows: readonly Row[], server: string, workload: string): Row | undefined {

@@ -1,12 +1,14 @@
 /**
  * The user suite: logging in, reading the current user, and a query whose answer the caller's
- * ACLs decide, against the same query with the master key ("users" issue).
+ * ACLs decide, against the same query with the master key ("users" issue). Then the Parse SDKs'
+ * paths to users (/1/classes/_User) beside the dedicated ones (/1/users): the same code serves
+ * both, so they must measure the same within noise.
  */
 import { verify } from '@node-rs/argon2';
 import type { Row, Target } from './report.ts';
 import { api, createClass, createIndex, expectPage, findPath, MASTER_HEADERS, nthScore, PAGE, raiseLimits, RANGE_SIZE, REST_HEADERS, seedAndCheck, type SuiteContext } from './queries.ts';
 import { READABLE_EVERY, secretSet } from './seed.ts';
-import { WORKLOADS } from './workloads.ts';
+import { WORKLOADS, type Request } from './workloads.ts';
 
 const USER = { username: 'bench-user', password: 'bench-user-password-1' };
 export const SECRETS = 100_000;
@@ -20,7 +22,17 @@ export const USER_WORKLOADS = {
   me: 'GET /1/users/me',
   asUser: `query as the user (${100 / READABLE_EVERY}% readable)`,
   asMaster: 'same query, master key',
+  findUsers: 'GET /1/users?where=…',
+  findClasses: 'GET /1/classes/_User?where=…',
+  updateUsers: 'PUT /1/users/<own id>',
+  updateClasses: 'PUT /1/classes/_User/<own id>',
 };
+
+/** The SDK-path rows and the dedicated ones they are held against. */
+const PATH_PAIRS = [
+  { label: 'query', dedicated: USER_WORKLOADS.findUsers, sdk: USER_WORKLOADS.findClasses },
+  { label: 'PUT', dedicated: USER_WORKLOADS.updateUsers, sdk: USER_WORKLOADS.updateClasses },
+] as const;
 
 /** The get-by-id row of the http suite, which /users/me is held against when the suite ran no get-by-id of its own. */
 export const GET_BY_ID = 'get-by-id';
@@ -80,10 +92,51 @@ export async function runUsers(ctx: SuiteContext): Promise<string[]> {
   notes.push(`${ctx.server}: the user query is \`score ≥ ${x.toLocaleString('en-US')}\` (the top ${RANGE_SIZE.toLocaleString('en-US')} of ${SECRETS.toLocaleString('en-US')}), order \`-score\`, limit ${PAGE}; about ${RANGE_SIZE / READABLE_EVERY} of those ${RANGE_SIZE.toLocaleString('en-US')} are readable by the user.`);
   await ctx.measure(USER_WORKLOADS.asUser, [{ method: 'GET', path: query, headers: asUser }]);
   await ctx.measure(USER_WORKLOADS.asMaster, [{ method: 'GET', path: query, headers: MASTER_HEADERS }]);
+  notes.push(...(await measurePaths(ctx)));
   return notes;
 }
 
-/** The issue's goals: the user's query p50 within 1.5× of the master key's; /users/me at least 0.9× get-by-id req/s. */
+/**
+ * The same query and update through /1/users and /1/classes/_User, one after the other. Each
+ * connection updates a user of its own with that user's token, so the rows measure the update
+ * path rather than waiting on one row's lock.
+ */
+async function measurePaths(ctx: SuiteContext): Promise<string[]> {
+  const { url } = ctx;
+  const team = `bench-team-${Date.now()}`;
+  const members: { objectId: string; headers: Record<string, string> }[] = [];
+  // Enough for a full page of the query whatever BENCH_CONNECTIONS says.
+  const count = Math.max(ctx.connections, PAGE + 8);
+  for (let n = 0; n < count; n++) {
+    const signedUp = await api(url, 'POST', '/1/users', REST_HEADERS, { username: `${team}-${n}`, password: USER.password, team, rank: n });
+    members.push({ objectId: String(signedUp.objectId), headers: { ...REST_HEADERS, 'x-svc-session-token': String(signedUp.sessionToken) } });
+  }
+  const search = `where=${encodeURIComponent(JSON.stringify({ team, rank: { $gte: 8 } }))}&order=rank&limit=${PAGE}`;
+  const asMember = members[0]!.headers;
+  for (const path of [`/1/users?${search}`, `/1/classes/_User?${search}`]) {
+    await expectPage(url, path, asMember, (answer) => ((answer.results as { rank: number }[]).every((user, i) => user.rank === 8 + i) ? undefined : 'the user query found the wrong users'));
+  }
+  await ctx.measure(USER_WORKLOADS.findUsers, [{ method: 'GET', path: `/1/users?${search}`, headers: asMember }]);
+  await ctx.measure(USER_WORKLOADS.findClasses, [{ method: 'GET', path: `/1/classes/_User?${search}`, headers: asMember }]);
+  // The updates come last: each leaves a dead row version behind, and on PostgreSQL the query
+  // would read those until autovacuum ran, at a cost that depends on when it did.
+  const body = JSON.stringify({ visits: { __op: 'Increment', amount: 1 }, lastSeen: 'bench' });
+  const updates = (base: string) => {
+    const byConnection = members.map((member): Request[] => [{ method: 'PUT', path: `${base}/${member.objectId}`, headers: member.headers, body }]);
+    return { requests: byConnection[0]!, byConnection };
+  };
+  await ctx.measure(USER_WORKLOADS.updateUsers, updates('/1/users'));
+  await ctx.measure(USER_WORKLOADS.updateClasses, updates('/1/classes/_User'));
+  return [
+    `${ctx.server}: the path rows: ${count} users, each connection updating its own with its own token (\`visits\` Increment and a String); ` +
+      `the query is \`team = …, rank ≥ 8\`, order \`rank\`, limit ${PAGE}, as one of them (the users are readable by all).`,
+  ];
+}
+
+/**
+ * The issue's goals: the user's query p50 within 1.5× of the master key's; /users/me at least
+ * 0.9× get-by-id req/s; the SDK paths at least 0.9× the dedicated ones (they run the same code).
+ */
 export function userTargets(rows: readonly Row[], httpRows: readonly Row[], servers: readonly string[]): Target[] {
   const targets: Target[] = [];
   for (const server of servers) {
@@ -97,6 +150,19 @@ export function userTargets(rows: readonly Row[], httpRows: readonly Row[], serv
       goal: 1.5,
       kind: 'ratio-at-most',
     });
+  }
+  for (const server of servers) {
+    for (const pair of PATH_PAIRS) {
+      const dedicated = rows.find((r) => r.server === server && r.workload === pair.dedicated);
+      const sdk = rows.find((r) => r.server === server && r.workload === pair.sdk);
+      targets.push({
+        label: `${pair.label} req/s, /1/classes/_User ÷ /1/users, ${server}`,
+        measured: dedicated && sdk ? sdk.reqPerSec / dedicated.reqPerSec : undefined,
+        byCpu: dedicated && sdk && sdk.cpuUsPerRequest ? dedicated.cpuUsPerRequest / sdk.cpuUsPerRequest : undefined,
+        goal: 0.9,
+        kind: 'ratio-at-least',
+      });
+    }
   }
   for (const server of servers) {
     const me = rows.find((r) => r.server === server && r.workload === USER_WORKLOADS.me);

@@ -107,7 +107,8 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   registerFileRoutes(http, deps, files);
   // The batch route dispatches through the same table it is part of.
   let table: RouteTable;
-  table = new RouteTable([...roleRoutes, ...installationRoutes, ...classRoutes, ...userRoutes, ...sessionRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, batchRoute(() => table)]);
+  // Built-in classes' routes come first: their /1/classes/_X paths must win over the generic ones.
+  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, batchRoute(() => table)]);
   registerAppRoutes(http, deps, table);
   const front = new DirectFront(deps, table, http.log as unknown as Logger);
   http.addHook('preClose', (done) => {

@@ -36,39 +36,63 @@ export function routeEntries(routes: readonly AppRoute[]): RouteEntry[] {
   return entries;
 }
 
-interface CompiledRoute {
-  readonly route: AppRoute;
-  readonly pattern: RegExp;
-  readonly names: readonly string[];
+/** A route's path as segments: a fixed name, or a parameter to capture. */
+interface Segment {
+  readonly text: string;
+  readonly param: boolean;
 }
 
-/** Matches `/1/…` paths to app routes without the HTTP framework (for batch and `_method`). */
+interface CompiledRoute {
+  readonly route: AppRoute;
+  readonly segments: readonly Segment[];
+}
+
+/**
+ * Matches `/1/…` paths to app routes without the HTTP framework (for batch and `_method`). Each
+ * segment is decoded before it is compared, as the routers of both fronts do, so that
+ * `/1/classes/%5FUser` reaches the users' routes here too and not the generic class routes.
+ * Routes are tried in order: the first that matches wins.
+ */
 export class RouteTable {
   private readonly compiled: CompiledRoute[];
 
   constructor(readonly routes: readonly AppRoute[]) {
-    this.compiled = routes.map((route) => {
-      const names: string[] = [];
-      const source = route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:(\w+)/g, (_, name: string) => {
-        names.push(name);
-        return '([^/]+)';
-      });
-      return { route, pattern: new RegExp(`^${source}/?$`), names };
-    });
+    this.compiled = routes.map((route) => ({
+      route,
+      segments: route.path.split('/').map((part): Segment => (part.startsWith(':') ? { text: part.slice(1), param: true } : { text: part, param: false })),
+    }));
   }
 
   match(method: string, path: string): { route: AppRoute; params: Record<string, string> } | null {
-    for (const { route, pattern, names } of this.compiled) {
-      if (route.method !== method) continue;
-      const found = pattern.exec(path);
-      if (!found) continue;
+    const parts = path.split('/');
+    // One trailing slash is ignored, as the routers are told to (direct.ts ROUTER_OPTIONS).
+    if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
+    const decoded: string[] = [];
+    for (const part of parts) {
+      const value = decodePathSegment(part);
+      // A broken escape, or a NUL (which names no class or object), matches no endpoint.
+      if (value === null || !isNameable(value)) return null;
+      decoded.push(value);
+    }
+    for (const { route, segments } of this.compiled) {
+      if (route.method !== method || segments.length !== decoded.length) continue;
       const params: Record<string, string> = {};
-      for (const [i, name] of names.entries()) {
-        const value = decodePathSegment(found[i + 1]!);
-        if (value === null || !isNameable(value)) return null;
-        params[name] = value;
+      let matched = true;
+      for (let i = 0; i < segments.length; i++) {
+        const segment = segments[i]!;
+        const value = decoded[i]!;
+        if (segment.param) {
+          if (value === '') {
+            matched = false;
+            break;
+          }
+          params[segment.text] = value;
+        } else if (segment.text !== value) {
+          matched = false;
+          break;
+        }
       }
-      return { route, params };
+      if (matched) return { route, params };
     }
     return null;
   }

@@ -52,7 +52,7 @@ eachBackend('write rules', (target) => {
   }
 
   it('refuses invalid key names with 105 on create and update, writing nothing', async () => {
-    const bad = ['a b', '1abc', '$x', 'a.b', '_private', 'a-b', 'é', '', 'x'.repeat(129), '__type', '__op', 'tab\t'];
+    const bad = ['a b', '1abc', '$x', 'a..b', '.a', 'a.', 'a.b c', '_private', 'a-b', 'é', '', 'x'.repeat(129), '__type', '__op', 'tab\t'];
     const fresh = unique('Keys');
     for (const key of bad) assertError(await app.post(`/1/classes/${fresh}`, { ok: 1, [key]: 1 }), 400, 105, JSON.stringify(key));
     await assertNoClass(fresh);
@@ -442,16 +442,26 @@ eachBackend('write rules', (target) => {
   });
 
   it('refuses writes to built-in classes through /1/classes with 403/119', async () => {
-    // _Role and _Installation are served at /1/classes/<class> as at /1/roles and /1/installations
-    // (test/api/roles.test.ts, test/api/installations.test.ts).
-    for (const cls of ['_User', '_Session']) {
+    // _User, _Session, _Role and _Installation are served at /1/classes/<class> as at their own
+    // endpoints (test/api/users-class-paths.test.ts, sessions-class-paths.test.ts, roles.test.ts,
+    // installations.test.ts). The server's other records are read-only there, for the master key only.
+    for (const cls of ['_PushStatus', '_JobStatus', '_Audience']) {
       for (const key of ['rest', 'master'] as const) {
-        assertError(await app.post(`/1/classes/${cls}`, { username: 'u', password: 'p', name: 'n' }, { key }), 403, 119, `${cls} ${key}`);
+        assertError(await app.post(`/1/classes/${cls}`, { name: 'n' }, { key }), 403, 119, `${cls} ${key}`);
         assertError(await app.put(`/1/classes/${cls}/abcdefghij`, { name: 'n' }, { key }), 403, 119, `${cls} ${key}`);
         assertError(await app.delete(`/1/classes/${cls}/abcdefghij`, { key }), 403, 119, `${cls} ${key}`);
+        assertError(await app.post(`/1/classes/${cls}/abcdefghij`, { _method: 'PUT', name: 'n' }, { key }), 403, 119, `${cls} ${key} _method`);
       }
+      assertError(await app.get(`/1/classes/${cls}`), 403, 119, `${cls} read`);
+      assertError(await app.get(`/1/classes/${cls}/abcdefghij`), 403, 119, `${cls} read one`);
+      const listed = await app.get(`/1/classes/${cls}`, { key: 'master' });
+      assert.equal(listed.status, 200, listed.text);
+      assertError(await app.get(`/1/classes/${cls}/abcdefghij`, { key: 'master' }), 404, 101, `${cls} master read one`);
     }
+    // Other names starting with "_" are no class at all.
+    for (const cls of ['_Users', '_user', '_session', '_Join', '_SCHEMA']) assertError(await app.post(`/1/classes/${cls}`, { a: 1 }, { key: 'master' }), 400, 103, cls);
   });
+
   it('adds no field to the class when the update it comes with finds no object', async () => {
     const cls = unique('Ghost');
     assert.equal((await app.post(`/1/classes/${cls}`, { a: 1 })).status, 201);

@@ -9,6 +9,8 @@ import type { AppSettings } from '../../apps/types.ts';
 import { matchesWithin } from './password-pattern.ts';
 
 export const USER = '_User';
+/** Fields sign-up and user updates write by their own rules, never through the write plan. */
+export const USER_OWN_FIELDS: ReadonlySet<string> = new Set(['username', 'password', 'email', 'emailVerified', 'authData']);
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function userUrl(ctx: RequestContext, objectId: string): string {
@@ -60,8 +62,11 @@ export function refuseRestricted(ctx: RequestContext): void {
   if (!ctx.auth.isMaster && ctx.auth.session?.restricted) throw Errors.operationForbidden('A restricted session may not change users, sessions or roles.');
 }
 
-/** Sign-up and login hand out a revocable token unless the app is legacy and the client did not ask. */
-export function sessionFor(ctx: RequestContext, userId: string, action: 'signup' | 'login', authProvider: string): NewSession {
+/**
+ * Sign-up and login hand out a revocable token unless the app is legacy and the client did not
+ * ask. `authProvider` is absent for an upgraded legacy session, as in Parse.
+ */
+export function sessionFor(ctx: RequestContext, userId: string, action: NewSession['action'], authProvider?: string): NewSession {
   const settings = ctx.app.record.settings;
   // An app saved before sessionLength had its upper bound may hold more than a Date can reach.
   const length = typeof settings.sessionLength === 'number' && settings.sessionLength > 0 ? Math.min(settings.sessionLength, MAX_SESSION_LENGTH) : undefined;
@@ -70,7 +75,7 @@ export function sessionFor(ctx: RequestContext, userId: string, action: 'signup'
     installationId: ctx.auth.installationId,
     restricted: false,
     action,
-    authProvider,
+    ...(authProvider === undefined ? {} : { authProvider }),
     legacy: !settings.requireRevocableSessions && !ctx.auth.revocableSession,
     ...(length ? { lengthSeconds: length } : {}),
   };

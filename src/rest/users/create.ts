@@ -6,7 +6,7 @@ import { ensureBuiltinClass } from '../../schema/builtin.ts';
 import type { StoredObject } from '../../storage/port.ts';
 import { applyPlan, planWrite } from '../write-plan.ts';
 import type { RequestContext } from '../context.ts';
-import { checkPasswordPolicy, normalizeEmail, translateUnique, USER } from './common.ts';
+import { checkPasswordPolicy, normalizeEmail, translateUnique, USER, USER_OWN_FIELDS } from './common.ts';
 import { sendVerificationEmail } from './email-verification.ts';
 
 /** A new user's fields: username always; password unless the user signs up through authData. */
@@ -26,7 +26,7 @@ export async function insertUser(ctx: RequestContext, body: NewUserBody): Promis
   const mail = email === undefined || email === null ? undefined : normalizeEmail(email);
   if (emailVerified !== undefined && !ctx.auth.isMaster) throw Errors.operationForbidden('emailVerified is set by the server.');
 
-  const plan = planWrite(fields);
+  const plan = planWrite(fields, { ownFields: USER_OWN_FIELDS });
   const schemas = ctx.app.schemas;
   await ensureBuiltinClass(schemas, USER);
   if (await usernameTaken(ctx, username)) throw Errors.usernameTaken('This username is already taken.');

@@ -5,8 +5,9 @@ import { hashPassword } from '../../auth/passwords.ts';
 import { applyPlan, planWrite, type AppliedPlan } from '../write-plan.ts';
 import { ok, principals, type RequestContext, type Result } from '../context.ts';
 import { queryClass, type FindParams } from '../find.ts';
+import { NO_SHAPE, shapeResults, type Shape } from '../shape.ts';
 import { checkClassPermission, hideProtected } from '../../auth/clp.ts';
-import { checkPassword, checkPasswordPolicy, checkUsername, isSelfOrMaster, normalizeEmail, refuseRestricted, renderUser, translateUnique, USER } from './common.ts';
+import { checkPassword, checkPasswordPolicy, checkUsername, isSelfOrMaster, normalizeEmail, refuseRestricted, renderUser, translateUnique, USER, USER_OWN_FIELDS } from './common.ts';
 import { nextAuthData, prepareAuthDataChange } from './authdata.ts';
 import { sendVerificationEmail } from './email-verification.ts';
 
@@ -14,14 +15,19 @@ function notFound(objectId: string) {
   return Errors.objectNotFound(`User not found: ${JSON.stringify(objectId.slice(0, 40))}.`);
 }
 
-/** GET /1/users/<objectId>: readable users; authData only to the user itself. */
-export async function getUser(ctx: RequestContext, objectId: string): Promise<Result> {
+/**
+ * GET /1/users/<objectId>: readable users; authData only to the user itself. `include` and
+ * `keys` shape the answer as on any class.
+ */
+export async function getUser(ctx: RequestContext, objectId: string, shape: Shape = NO_SHAPE): Promise<Result> {
   await checkClassPermission(ctx, USER, 'get');
   const schema = await ctx.app.schemas.get(USER);
   if (!schema) throw notFound(objectId);
   const user = await ctx.app.store.get(USER, objectId, principals(ctx));
   if (!user) throw notFound(objectId);
-  const out = await renderUser(ctx, user, isSelfOrMaster(ctx, objectId));
+  const self = isSelfOrMaster(ctx, objectId);
+  const out = shape === NO_SHAPE ? await renderUser(ctx, user, self) : (await shapeResults(ctx, schema, [user], shape))[0]!;
+  if (!self) delete out.authData;
   hideProtected(ctx.auth, schema, [user], [out]);
   return ok(out);
 }
@@ -51,7 +57,7 @@ export async function updateUser(ctx: RequestContext, objectId: string, body: un
   const hashed = password === undefined ? undefined : await hashPassword(checkPasswordPolicy(ctx.app.record.settings, checkPassword(password)));
   // Spec 4.3: `authData: {service: {...}}` links, `{service: null}` unlinks (authdata.ts).
   const link = authData === undefined ? null : await prepareAuthDataChange(ctx, objectId, authData);
-  const plan = planWrite(fields);
+  const plan = planWrite(fields, { ownFields: USER_OWN_FIELDS });
   if (!(await ctx.app.schemas.get(USER))) throw notFound(objectId);
   await ctx.app.schemas.ensureFields(USER, plan.types, { mayCreateClass: false });
 
