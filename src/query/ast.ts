@@ -137,7 +137,15 @@ export interface FindQuery {
   readonly order: readonly OrderKey[];
   readonly limit: number;
   readonly skip: number;
+  /** The index the caller asked the query to be read through (`hint`, query/hint.ts). */
+  readonly hint?: IndexHint;
 }
+
+/**
+ * An index of the queried class named by `hint`: a schema-API index (by the name the schema lists
+ * it under), or the primary key on objectId (`_id_`, MongoDB's and so Parse's name for it).
+ */
+export type IndexHint = { readonly kind: 'primaryKey' } | { readonly kind: 'schemaIndex'; readonly name: string };
 
 export const TRUE: WhereNode = Object.freeze({ kind: 'const', value: true });
 

@@ -19,12 +19,13 @@ export class JsonText {
 }
 
 /**
- * Whether objects of this class may go out as stored: nothing selected by `keys`, nothing
- * included, no field hidden from this caller, and a class of the app's own, whose documents hold
- * no server-only fields (those of the built-in classes start with "_" and are never sent).
+ * Whether objects of this class may go out as stored: nothing selected by `keys` or left out by
+ * `excludeKeys`, nothing included, no field hidden from this caller, and a class of the app's
+ * own, whose documents hold no server-only fields (those of the built-in classes start with "_"
+ * and are never sent).
  */
 export function sendableAsStored(ctx: RequestContext, schema: ClassSchema, shape: Shape): boolean {
-  return shape.include.length === 0 && shape.keys === undefined && !schema.className.startsWith('_') && shieldOf(ctx.auth, schema) === null;
+  return shape.include.length === 0 && shape.keys === undefined && shape.exclude === undefined && !schema.className.startsWith('_') && shieldOf(ctx.auth, schema) === null;
 }
 
 /**

@@ -13,6 +13,8 @@ import { takeCountQuery, withRegexSlot } from './limits.ts';
 import { assertGenericClass } from './class-access.ts';
 import { noteScan } from './scan-log.ts';
 import { guardReadsObjects, keepSecured, keepText, plannedText, securedKey, textKey } from './query-plans.ts';
+import { hintKey, parseHint } from '../query/hint.ts';
+import { explainBody, parseExplain } from './explain.ts';
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
@@ -26,6 +28,9 @@ export interface FindParams {
   readonly keys?: unknown;
   readonly include?: unknown;
   readonly count?: unknown;
+  readonly excludeKeys?: unknown;
+  readonly hint?: unknown;
+  readonly explain?: unknown;
 }
 
 /** GET /1/classes/<className>: {results, count?}. */
@@ -50,8 +55,11 @@ export async function queryClass(ctx: RequestContext, className: string, params:
 }
 
 async function answerQuery(ctx: RequestContext, className: string, params: FindParams, scope?: WhereNode): Promise<Result> {
+  // Before anything is read: a key that may not explain learns nothing of the class.
+  const explain = parseExplain(ctx, params.explain);
   const schemas = await ctx.app.schemas.all();
   const schema = schemas.get(className) ?? null;
+  const hint = parseHint(params.hint, schema);
   const text = textKey(className, params.where, params.order);
   let planned = text === null ? undefined : plannedText(schemas, text);
   if (!planned) {
@@ -66,7 +74,8 @@ async function answerQuery(ctx: RequestContext, className: string, params: FindP
   const skip = parseSkip(params.skip);
   const withCount = params.count === '1' || params.count === 1 || params.count === true || params.count === 'true';
   const shape = parseShape(params);
-  if (!schema) return ok(withCount ? { results: [], count: 0 } : { results: [] });
+  // A class with no table runs no statement, so it has no plan either.
+  if (!schema) return ok(explain ? explainBody([]) : withCount ? { results: [], count: 0 } : { results: [] });
 
   // Class-level permissions (decisions.md): `find` for results, `count` for a count; each may
   // be limited to the objects whose user fields name the caller. Then the ACLs, everywhere.
@@ -75,21 +84,25 @@ async function answerQuery(ctx: RequestContext, className: string, params: FindP
   assertNotProtected(shieldOf(ctx.auth, schema), parsed.where, order);
   const kept = !scope && text !== null && !guardReadsObjects(parsed.where);
   const restricted = ctx.auth.session?.restricted === true;
-  const caller = kept ? securedKey(principals(ctx), ctx.auth.userId, findGrant?.userFields, countGrant?.userFields, limit, skip, restricted) : '';
+  const caller = kept ? securedKey(principals(ctx), ctx.auth.userId, findGrant?.userFields, countGrant?.userFields, limit, skip, restricted, hintKey(hint)) : '';
   let statements = kept ? planned.secured.get(caller) : undefined;
   if (!statements) {
     const guarded = await guardInner(queryGuard(ctx, schemas), scope ? and([parsed.where, scope]) : parsed.where);
     const secured = secure(guarded, principals(ctx), innerScopeOf(ctx.auth.session));
     const limited = (grant: ClassGrant | null) => (grant ? and([secured, grantWhere(grant, schema, ctx.auth.userId)]) : secured);
-    statements = { find: limit > 0 ? { where: limited(findGrant), order, limit, skip } : null, count: withCount ? limited(countGrant) : null };
+    const page = { where: limited(findGrant), order, limit, skip };
+    statements = { find: limit > 0 ? (hint ? { ...page, hint } : page) : null, count: withCount ? limited(countGrant) : null };
     if (kept) keepSecured(planned, caller, statements);
   }
   const { find, count: countWhere } = statements;
+  // The plan of the statements just made, with every filter the caller's answer would have; no
+  // count is taken from the budget and no scan is noted, since nothing is read.
+  if (explain) return ok(explainBody(await ctx.app.store.explain(className, find, countWhere, hint)));
   if (withCount) await takeCountQuery(ctx);
   if (limit > 0 || withCount) await noteScan(ctx, className, schema, parsed.where, order);
   const run = async (): Promise<{ objects: StoredObject[]; count?: number }> => {
     if (find && countWhere) return ctx.app.store.findWithCount(className, find, countWhere);
-    if (countWhere) return { objects: [], count: await ctx.app.store.count(className, countWhere) };
+    if (countWhere) return { objects: [], count: await ctx.app.store.count(className, countWhere, hint) };
     return { objects: find ? await ctx.app.store.find(className, find) : [] };
   };
   const { objects, count } = parsed.regex ? await withRegexSlot(ctx, run) : await run();

@@ -16,16 +16,16 @@ const ALWAYS_TOP = new Set(['objectId', 'createdAt', 'updatedAt', 'ACL']);
 const ALWAYS_INCLUDED = new Set([...ALWAYS_TOP, '__type', 'className']);
 const SEGMENT = /^[A-Za-z0-9_]+$/;
 
-/** `keys=a,b.c` → the tree of selected keys; a malformed key answers 105. */
-export function parseKeyTree(value: unknown): KeyTree | undefined {
+/** `keys=a,b.c` → the tree of selected keys; a malformed key answers 105. `name`: the parameter's. */
+export function parseKeyTree(value: unknown, name: 'keys' | 'excludeKeys' = 'keys'): KeyTree | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw Errors.invalidQuery('keys must be a comma-separated string.');
+  if (typeof value !== 'string') throw Errors.invalidQuery(`${name} must be a comma-separated string.`);
   const tree: KeyTree = new Map();
   for (const raw of value.split(',')) {
     const trimmed = raw.trim();
     if (!trimmed) continue;
     const segments = trimmed.split('.');
-    if (!segments.every((segment) => SEGMENT.test(segment))) throw Errors.invalidKeyName(`Invalid key ${JSON.stringify(trimmed.slice(0, 80))} in keys.`);
+    if (!segments.every((segment) => SEGMENT.test(segment))) throw Errors.invalidKeyName(`Invalid key ${JSON.stringify(trimmed.slice(0, 80))} in ${name}.`);
     addPath(tree, segments);
   }
   return tree;
@@ -93,3 +93,43 @@ function inside(value: unknown, tree: KeyTree): unknown {
 }
 
 const NOTHING: ReadonlySet<string> = new Set();
+
+/**
+ * Leaves the keys of `tree` out of a rendered object (`excludeKeys`, the SDKs' `query.exclude`):
+ * a whole field, or with dot notation a key inside Object fields, arrays of objects and included
+ * pointers. The fields `keys` always keeps stay whatever is excluded, as in Parse Server, which
+ * ignores them there.
+ */
+export function excludeFrom(object: Json, tree: KeyTree): Json {
+  return without(object, tree, ALWAYS_TOP);
+}
+
+/** Whether `path` (an include path) lies in a field left out whole. */
+export function excludedWhole(tree: KeyTree, path: readonly string[]): boolean {
+  let node: KeyTree = tree;
+  for (const segment of path) {
+    const child = node.get(segment);
+    if (child === true) return true;
+    if (child === undefined) return false;
+    node = child;
+  }
+  return false;
+}
+
+function without(object: Json, tree: KeyTree, kept: ReadonlySet<string>): Json {
+  const out: Json = {};
+  for (const [key, value] of Object.entries(object)) {
+    const child = kept.has(key) ? undefined : tree.get(key);
+    if (child === true) continue;
+    out[key] = child === undefined ? value : withoutInside(value, child);
+  }
+  return out;
+}
+
+function withoutInside(value: unknown, tree: KeyTree): unknown {
+  if (Array.isArray(value)) return value.map((item) => withoutInside(item, tree));
+  if (!isPlainObject(value)) return value;
+  if (value.__type === 'Object') return without(value, tree, ALWAYS_INCLUDED);
+  if (typeof value.__type === 'string') return value;
+  return without(value, tree, NOTHING);
+}

@@ -60,10 +60,11 @@ export function keepSecured(planned: PlannedText, key: string, secured: SecuredQ
 /**
  * Everything of the caller and the page that the secured query depends on. `restricted`: the
  * caller's session is restricted, which narrows its inner queries on `_Session` (spec 5 rule 5).
+ * `hint`: the index the statements are read through (query/hint.ts `hintKey`).
  */
-export function securedKey(read: readonly string[] | null, userId: string | null, findFields: readonly string[] | null | undefined, countFields: readonly string[] | null | undefined, limit: number, skip: number, restricted: boolean): string {
+export function securedKey(read: readonly string[] | null, userId: string | null, findFields: readonly string[] | null | undefined, countFields: readonly string[] | null | undefined, limit: number, skip: number, restricted: boolean, hint: string): string {
   const fields = (list: readonly string[] | null | undefined) => (list === undefined ? '-' : list === null ? '*' : list.join('\u0001'));
-  return [read === null ? '(master)' : read.join('\u0001'), userId ?? '', fields(findFields), fields(countFields), limit, skip, restricted ? 'r' : ''].join('\u0000');
+  return [read === null ? '(master)' : read.join('\u0001'), userId ?? '', fields(findFields), fields(countFields), limit, skip, restricted ? 'r' : '', hint].join('\u0000');
 }
 
 /** Whether securing the query reads objects (the holder of a `$relatedTo`, at any depth), as they are at each request. */

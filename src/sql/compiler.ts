@@ -1,8 +1,8 @@
-import type { ElementOf, FieldRef, FindQuery, LatLng, OrderKey, RegexPattern, SubQuery, TextIndexRef, ValueKind, WhereNode } from '../query/ast.ts';
+import type { ElementOf, FieldRef, FindQuery, IndexHint, LatLng, OrderKey, RegexPattern, SubQuery, TextIndexRef, ValueKind, WhereNode } from '../query/ast.ts';
 import { and } from '../query/ast.ts';
 import { Params, PUBLIC_COLUMN, ident, safeKey } from './params.ts';
 import { prefixUpperBound } from '../query/regex.ts';
-import type { SqlParam } from '../storage/driver.ts';
+import type { Row, SqlParam } from '../storage/driver.ts';
 import { capBox, cellsOf, nearestRings, polygonBox, CELLS_PER_DEGREE, type Box, type RingSearch } from './geo.ts';
 
 /** Rings repeat the filter once each; past this many values the plain statement is written. */
@@ -82,6 +82,19 @@ export abstract class SqlCompiler {
    * nearest-first page share the point and the rest of the filter instead of binding them anew.
    */
   readonly reusablePlaceholders: boolean = false;
+  /**
+   * Whether a statement can name the index its table is read through (`hint`, see `hinted`).
+   * Where it cannot, a hint changes nothing in the SQL.
+   */
+  readonly indexHints: boolean = false;
+  /** The class's table as a FROM item read through the hinted index; the table itself by default. */
+  hinted(table: string, _className: string, _hint: IndexHint | undefined): string {
+    return table;
+  }
+  /** The statement whose rows are the plan the database would run `sql` by (`explain`). */
+  abstract explainSql(sql: string): string;
+  /** The plan of one statement, from the rows of its `explainSql`. */
+  abstract planOf(rows: readonly Row[]): unknown;
   /** Column definition of an integer primary key the database assigns in insertion order. */
   abstract readonly generatedKeyColumn: string;
   /** Appended to CREATE TABLE for a table whose rows should be stored in primary-key order. */
@@ -507,6 +520,8 @@ export abstract class SqlCompiler {
    */
   private inQueryPage(table: (className: string) => string, className: string, query: FindQuery): CompiledSql | null {
     const [first, ...more] = query.order;
+    // A hinted index is read as asked, not through the inner query's field.
+    if (query.hint && this.indexHints) return null;
     if (more.length > 0 || (first && (first.field.kind !== 'column' || first.field.column !== 'objectId' || first.descending))) return null;
     const parts = conjuncts(query.where);
     const at = parts.findIndex((part) => part.kind === 'inSubquery' && part.indexed === true && part.element === null);
@@ -577,9 +592,10 @@ export abstract class SqlCompiler {
   private plainSelect(table: (className: string) => string, className: string, query: FindQuery, literalPage: boolean, countWhere?: WhereNode): CompiledSql {
     const params = this.params(table);
     // Parameters are added in text order: SQLite numbers "?" by position.
-    const counted = countWhere ? `, (SELECT count(*) FROM ${table(className)} WHERE ${this.where(countWhere, params)}) AS "_n"` : '';
+    const from = this.hinted(table(className), className, query.hint);
+    const counted = countWhere ? `, (SELECT count(*) FROM ${from} WHERE ${this.where(countWhere, params)}) AS "_n"` : '';
     const where = this.where(query.where, params);
-    let sql = `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()}${counted} FROM ${table(className)} WHERE ${where} ORDER BY ${this.orderBy(query.order, params)}`;
+    let sql = `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()}${counted} FROM ${from} WHERE ${where} ORDER BY ${this.orderBy(query.order, params)}`;
     sql += literalPage ? ` LIMIT ${pageNumber(query.limit)} OFFSET ${pageNumber(query.skip)}` : ` LIMIT ${this.limit(query.limit, params)} OFFSET ${params.add(query.skip)}`;
     return { sql, params: params.values };
   }
@@ -635,9 +651,9 @@ export abstract class SqlCompiler {
     return { sql, params: params.values, planOnce: true };
   }
 
-  count(table: (className: string) => string, className: string, where: WhereNode): CompiledSql {
+  count(table: (className: string) => string, className: string, where: WhereNode, hint?: IndexHint): CompiledSql {
     const params = this.params(table);
-    return { sql: `SELECT count(*) AS "n" FROM ${table(className)} WHERE ${this.where(where, params)}`, params: params.values };
+    return { sql: `SELECT count(*) AS "n" FROM ${this.hinted(table(className), className, hint)} WHERE ${this.where(where, params)}`, params: params.values };
   }
 }
 

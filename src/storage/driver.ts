@@ -40,7 +40,7 @@ export interface SqlDriver extends SqlExecutor {
   lookupRow(sql: string, key: string, batched: () => string, column: string): Promise<Row | undefined>;
   /** The name of the unique index a failed statement violated, or null for any other error. */
   uniqueViolation(error: unknown): string | null;
-  /** Whether a statement failed for naming a column its table does not have. */
+  /** Whether a statement failed for naming a column (or a hinted index) its table does not have. */
   missingColumn(error: unknown): boolean;
   /** Runs fn in one transaction; a throw rolls back. Statements outside wait until it ends. */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;

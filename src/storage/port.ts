@@ -1,4 +1,4 @@
-import type { FindQuery, WhereNode } from '../query/ast.ts';
+import type { FindQuery, IndexHint, WhereNode } from '../query/ast.ts';
 import type { ClassSchema } from '../schema/types.ts';
 
 /** An object as stored: the built-in columns, the permission lists and the JSON document. */
@@ -30,9 +30,15 @@ export interface AppStore {
   insert(className: string, write: ObjectWrite): Promise<void>;
   get(className: string, objectId: string, read: Principals): Promise<StoredObject | null>;
   find(className: string, query: FindQuery): Promise<StoredObject[]>;
-  count(className: string, where: WhereNode): Promise<number>;
-  /** `find` and `count` together, as one statement where the backend can (see sql-store.ts). */
+  count(className: string, where: WhereNode, hint?: IndexHint): Promise<number>;
+  /** `find` and `count` together, as one statement where the backend can (see sql-store.ts); the count reads `query.hint` too. */
   findWithCount(className: string, query: FindQuery, countWhere: WhereNode): Promise<{ objects: StoredObject[]; count: number }>;
+  /**
+   * The plans of the statements that `find`, `count` or `findWithCount` would run for these
+   * arguments (a null `query` counts only, a null `countWhere` finds only), one per statement, in
+   * the database's own form; nothing is read. `hint` is the count's when it runs alone.
+   */
+  explain(className: string, query: FindQuery | null, countWhere: WhereNode | null, hint?: IndexHint): Promise<unknown[]>;
   /** Reads the object under a write lock, lets `mutate` compute the new state, stores it. */
   update(className: string, objectId: string, write: Principals, mutate: (current: StoredObject) => ObjectWrite): Promise<StoredObject | null>;
   /** Deletes the object if these principals may write it and it matches `where` (when given). */

@@ -1,6 +1,6 @@
 import { StaleSchema, UniqueViolation, type AppStore, type ObjectWrite, type Principals, type RelationChange, type SharedSlots, type StoredObject } from './port.ts';
 import type { SqlExecutor, SqlParam, Row, StatementOptions } from './driver.ts';
-import type { FindQuery, WhereNode } from '../query/ast.ts';
+import type { FindQuery, IndexHint, WhereNode } from '../query/ast.ts';
 import type { CompiledSql } from '../sql/compiler.ts';
 import { AppNamespace } from './namespace.ts';
 import { SqlSchemaStore } from './sql-schema-store.ts';
@@ -35,7 +35,7 @@ export class SqlAppStore implements AppStore {
    * what that object says.
    */
   private readonly compiledFinds = new WeakMap<FindQuery, { readonly className: string; readonly statements: (() => CompiledSql)[] }>();
-  private readonly compiledCounts = new WeakMap<WhereNode, { readonly className: string; readonly statement: CompiledSql }>();
+  private readonly compiledCounts = new WeakMap<WhereNode, { readonly className: string; readonly hint: IndexHint | undefined; readonly statement: CompiledSql }>();
   private readonly compiledCounted = new WeakMap<FindQuery, { readonly className: string; readonly countWhere: WhereNode; readonly statement: CompiledSql | null }>();
 
   private readonly insertSqls = new Map<string, string>();
@@ -125,13 +125,7 @@ export class SqlAppStore implements AppStore {
   }
 
   async find(className: string, query: FindQuery): Promise<StoredObject[]> {
-    // Several statements only for a nearest-first page searched ring by ring (sql/geo.ts).
-    let compiled = this.compiledFinds.get(query);
-    if (compiled?.className !== className) {
-      compiled = { className, statements: this.dialect.findStatements(this.tables, className, query).map(once) };
-      this.compiledFinds.set(query, compiled);
-    }
-    const { statements } = compiled;
+    const statements = this.findStatements(className, query);
     for (const [i, statement] of statements.entries()) {
       const { sql, params, planOnce } = statement();
       const rows = await this.query(sql, params, planOnce ? undefined : VALUE_PLANNED);
@@ -140,15 +134,29 @@ export class SqlAppStore implements AppStore {
     return [];
   }
 
-  async count(className: string, where: WhereNode): Promise<number> {
-    let compiled = this.compiledCounts.get(where);
+  /** Several statements only for a nearest-first page searched ring by ring (sql/geo.ts). */
+  private findStatements(className: string, query: FindQuery): (() => CompiledSql)[] {
+    let compiled = this.compiledFinds.get(query);
     if (compiled?.className !== className) {
-      compiled = { className, statement: this.dialect.count(this.tables, className, where) };
-      this.compiledCounts.set(where, compiled);
+      compiled = { className, statements: this.dialect.findStatements(this.tables, className, query).map(once) };
+      this.compiledFinds.set(query, compiled);
     }
-    const { sql, params } = compiled.statement;
+    return compiled.statements;
+  }
+
+  async count(className: string, where: WhereNode, hint?: IndexHint): Promise<number> {
+    const { sql, params } = this.countStatement(className, where, hint);
     const rows = await this.query(sql, params, VALUE_PLANNED);
     return Number(rows[0]?.n ?? 0);
+  }
+
+  private countStatement(className: string, where: WhereNode, hint: IndexHint | undefined): CompiledSql {
+    let compiled = this.compiledCounts.get(where);
+    if (compiled?.className !== className || compiled.hint !== hint) {
+      compiled = { className, hint, statement: this.dialect.count(this.tables, className, where, hint) };
+      this.compiledCounts.set(where, compiled);
+    }
+    return compiled.statement;
   }
 
   /**
@@ -159,19 +167,39 @@ export class SqlAppStore implements AppStore {
    * depend on their values, so the statement is planned per run like each of them.
    */
   async findWithCount(className: string, query: FindQuery, countWhere: WhereNode): Promise<{ objects: StoredObject[]; count: number }> {
+    const statement = this.countedStatement(className, query, countWhere);
+    if (!statement) {
+      const [objects, count] = await Promise.all([this.find(className, query), this.count(className, countWhere, query.hint)]);
+      return { objects, count };
+    }
+    const rows = await this.query(statement.sql, statement.params, VALUE_PLANNED);
+    if (rows.length === 0) return { objects: [], count: await this.count(className, countWhere, query.hint) };
+    return { objects: rows.map((row) => toStoredObject(row)), count: Number(rows[0]!._n) };
+  }
+
+  private countedStatement(className: string, query: FindQuery, countWhere: WhereNode): CompiledSql | null {
     let compiled = this.compiledCounted.get(query);
     if (compiled?.className !== className || compiled.countWhere !== countWhere) {
       compiled = { className, countWhere, statement: this.dialect.countedSelect(this.tables, className, query, countWhere) };
       this.compiledCounted.set(query, compiled);
     }
-    const { statement } = compiled;
-    if (!statement) {
-      const [objects, count] = await Promise.all([this.find(className, query), this.count(className, countWhere)]);
-      return { objects, count };
+    return compiled.statement;
+  }
+
+  /**
+   * The very statements the reads would run, compiled from the same objects (and kept alike),
+   * each handed to the database's EXPLAIN with its parameters and planned as its run would be.
+   * A page that can carry its count is one statement; a page whose count runs beside it, two.
+   */
+  async explain(className: string, query: FindQuery | null, countWhere: WhereNode | null, hint?: IndexHint): Promise<unknown[]> {
+    const counted = query && countWhere ? this.countedStatement(className, query, countWhere) : null;
+    const statements: CompiledSql[] = counted ? [counted] : query ? this.findStatements(className, query).map((statement) => statement()) : [];
+    if (countWhere && !counted) statements.push(this.countStatement(className, countWhere, query ? query.hint : hint));
+    const plans: unknown[] = [];
+    for (const { sql, params, planOnce } of statements) {
+      plans.push(this.dialect.planOf(await this.query(this.dialect.explainSql(sql), params, planOnce ? undefined : VALUE_PLANNED)));
     }
-    const rows = await this.query(statement.sql, statement.params, VALUE_PLANNED);
-    if (rows.length === 0) return { objects: [], count: await this.count(className, countWhere) };
-    return { objects: rows.map((row) => toStoredObject(row)), count: Number(rows[0]!._n) };
+    return plans;
   }
 
   async update(className: string, objectId: string, write: Principals, mutate: (current: StoredObject) => ObjectWrite): Promise<StoredObject | null> {

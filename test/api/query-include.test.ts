@@ -148,6 +148,29 @@ eachBackend('query include and keys', (target) => {
     assert.deepEqual(deeper.body.post.author, included(cls.author, seen[alice]!));
   });
 
+  it('include=* as the JS SDK sends it (includeAll): on lists, in the body form, beside other paths, with keys', async () => {
+    // query.includeAll().find(): a POST with `_method: "GET"` and `include: "*"`.
+    const posts = await app.post(`/1/classes/${cls.post}`, { _method: 'GET', where: { objectId: { $in: [p1, p2, p3] } }, include: '*', order: 'title' });
+    assert.equal(posts.status, 200, posts.text);
+    assert.deepEqual(posts.body.results, [
+      { ...seen[p1], author: included(cls.author, seen[alice]!) },
+      // Its author may not be read by this caller, and the third's is gone: both stay Pointers.
+      seen[p2],
+      seen[p3],
+    ]);
+    // query.include('post.author').includeAll(): the SDK joins its paths in the order given.
+    const comments = await app.get(`/1/classes/${cls.comment}`, { query: { include: 'post.author,*', order: 'text' } });
+    assert.equal(comments.status, 200, comments.text);
+    const post = included(cls.post, { ...seen[p1], author: included(cls.author, seen[alice]!) });
+    const [first, second] = comments.body.results;
+    assert.deepEqual(second, { ...seen[c2], post });
+    assert.deepEqual(first.post, post);
+    assert.deepEqual(first.related.map((item: Json) => item.__type), ['Object', 'Object', 'Object', 'Pointer']);
+    // query.select('text').includeAll(): `*` also selects the fields it expands.
+    const selected = await getOne(cls.comment, c2, { keys: 'text', include: '*' });
+    assert.deepEqual(selected.body, { objectId: c2, createdAt: seen[c2]!.createdAt, updatedAt: seen[c2]!.updatedAt, text: 'yo', post: included(cls.post, seen[p1]!) });
+  });
+
   it('a malformed include path answers 400/105; a non-string include 400/102', async () => {
     for (const include of ['a-b', 'post..author', '.post', 'post.', '$post', 'post.*', 'po st']) {
       assertError(await app.get(`/1/classes/${cls.comment}`, { query: { include } }), 400, 105, `list include=${include}`);

@@ -3,7 +3,7 @@ import { capBox, cellsOf, type Box, type RingSearch } from '../geo.ts';
 import { ident, PUBLIC_COLUMN, safeKey, schemaIndexName, type Params } from '../params.ts';
 import type { ElementOf, FieldRef, FindQuery, LatLng, RegexPattern, TextIndexRef } from '../../query/ast.ts';
 import type { ValueKind } from '../../query/ast.ts';
-import type { SqlParam } from '../../storage/driver.ts';
+import type { Row, SqlParam } from '../../storage/driver.ts';
 import { toAre, wordPattern } from './regex.ts';
 import { indexedWord, wordsFunctionBody } from './words.ts';
 
@@ -25,6 +25,15 @@ export class PostgresCompiler extends SqlCompiler {
   override readonly supportsWritableCte = true;
   override readonly reusablePlaceholders = true;
   override readonly lockClause = ' FOR UPDATE';
+
+  explainSql(sql: string): string {
+    // Planned, not run (no ANALYZE): a query's plan, without its cost or its reads.
+    return `EXPLAIN (FORMAT JSON) ${sql}`;
+  }
+  planOf(rows: readonly Row[]): unknown {
+    const plan = rows[0]?.['QUERY PLAN'];
+    return typeof plan === 'string' ? JSON.parse(plan) : plan;
+  }
 
   override transactionLockSql(): string {
     return 'SELECT pg_advisory_xact_lock(hashtext($1))';

@@ -177,7 +177,8 @@ export class SqliteDriver implements SqlDriver {
 
   missingColumn(error: unknown): boolean {
     const { code, message } = error as { code?: unknown; message?: unknown };
-    return code === 'SQLITE_ERROR' && String(message).startsWith('no such column');
+    // A hinted index (INDEXED BY) that a schema change has just dropped fails the same way.
+    return code === 'SQLITE_ERROR' && (String(message).startsWith('no such column') || String(message).startsWith('no such index'));
   }
 
   async close(): Promise<void> {
