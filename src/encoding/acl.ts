@@ -15,6 +15,14 @@ export const PUBLIC: Permissions = Object.freeze({ acl: null, rperm: Object.free
 
 const ROLE = /^role:[A-Za-z0-9_ -]+$/;
 
+/**
+ * A value that removes an object's ACL: `null`, or the Delete operator the Parse SDKs send for
+ * `unset("ACL")` and `clear()`. Either leaves the object without an ACL, that is public.
+ */
+export function removesAcl(value: unknown): boolean {
+  return value === null || (isPlainObject(value) && value.__op === 'Delete' && Object.keys(value).length === 1);
+}
+
 /** Checks a wire ACL and derives the permission lists the database filters on. */
 export function decodeAcl(value: unknown): Permissions {
   if (!isPlainObject(value)) throw Errors.invalidAcl('An ACL must be an object.');

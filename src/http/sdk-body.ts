@@ -27,6 +27,10 @@ const FIELDS = new Map<string, keyof SdkFields>([
   ['_method', 'method'],
 ]);
 const IGNORED = new Set(['_ClientVersion', '_ContentType']);
+// The JS SDK's `context` option (data for Cloud Code triggers, which Basalt does not run). Dropped
+// only from a body in the SDK form, which always carries `_ApplicationId`: elsewhere it is an
+// ordinary (invalid) field name and answers 105 like any other.
+const DROPPED_IN_SDK_FORM = new Set(['_context']);
 
 /** Splits the SDK fields off a body; the rest is the request's own body. */
 export function splitSdkFields(body: unknown): { sdk: SdkFields; body: unknown } {
@@ -37,7 +41,7 @@ export function splitSdkFields(body: unknown): { sdk: SdkFields; body: unknown }
     const name = FIELDS.get(key);
     if (name) {
       if (typeof value === 'string' || typeof value === 'number') sdk[name] = String(value);
-    } else if (!IGNORED.has(key)) rest[key] = value;
+    } else if (!IGNORED.has(key) && !DROPPED_IN_SDK_FORM.has(key)) rest[key] = value;
   }
   return { sdk, body: rest };
 }

@@ -1,5 +1,6 @@
 import { Errors } from '../errors/index.ts';
 import { isPlainObject } from '../encoding/values.ts';
+import { removesAcl } from '../encoding/acl.ts';
 import { ROLE } from '../auth/roles.ts';
 import { classGrant } from '../auth/clp.ts';
 import { ensureBuiltinClass } from '../schema/builtin.ts';
@@ -28,7 +29,7 @@ export async function createRole(ctx: RequestContext, body: unknown): Promise<Re
   const input = bodyObject(body);
   refuseRestricted(ctx);
   const name = checkName(input.name);
-  if (!isPlainObject(input.ACL)) throw Errors.invalidAcl('A role needs an ACL (spec 2.5); {} leaves it to the master key.');
+  if (!isPlainObject(input.ACL) || removesAcl(input.ACL)) throw Errors.invalidAcl('A role needs an ACL (spec 2.5); {} leaves it to the master key.');
   const plan = planWrite(input);
   // Permission first, so that a caller who may not create roles cannot probe names either.
   classGrant(ctx.auth, await ensureBuiltinClass(ctx.app.schemas, ROLE), 'create');
@@ -62,7 +63,7 @@ export function findRoles(ctx: RequestContext, params: FindParams): Promise<Resu
 export async function updateRole(ctx: RequestContext, objectId: string, body: unknown): Promise<Result> {
   const input = bodyObject(body);
   refuseRestricted(ctx);
-  if (Object.hasOwn(input, 'ACL') && !isPlainObject(input.ACL)) throw Errors.invalidAcl('A role always has an ACL; {} leaves it to the master key.');
+  if (Object.hasOwn(input, 'ACL') && (!isPlainObject(input.ACL) || removesAcl(input.ACL))) throw Errors.invalidAcl('A role always has an ACL; {} leaves it to the master key.');
   const plan = planWrite(input);
   const result = await modifyObject(ctx, ROLE, objectId, plan, (current) => {
     if (Object.hasOwn(input, 'name') && input.name !== current.data.name) throw Errors.changedImmutableField("A role's name cannot change once the role is created.");

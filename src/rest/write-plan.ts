@@ -1,5 +1,5 @@
 import { Errors } from '../errors/index.ts';
-import { PUBLIC, decodeAcl, type Permissions } from '../encoding/acl.ts';
+import { PUBLIC, decodeAcl, removesAcl, type Permissions } from '../encoding/acl.ts';
 import { applyOp, parseFieldOp, type FieldOp } from '../encoding/ops.ts';
 import { isPlainObject } from '../encoding/values.ts';
 import { RESERVED_FIELDS, assertFieldName } from '../schema/names.ts';
@@ -14,7 +14,7 @@ export interface WritePlan {
   /** The dotted keys of `ops`, split into their path. */
   readonly nested: ReadonlyMap<string, NestedKey>;
   readonly types: ReadonlyMap<string, FieldType>;
-  /** Present when the body sets the ACL (`ACL: null` resets it to public). */
+  /** Present when the body sets the ACL (`ACL: null` or a Delete resets it to public). */
   readonly permissions: Permissions | undefined;
 }
 
@@ -35,7 +35,7 @@ export function planWrite(body: unknown, options: PlanOptions = {}): WritePlan {
   for (const field of Object.keys(body)) {
     const value = body[field];
     if (field === 'ACL') {
-      permissions = value === null ? PUBLIC : decodeAcl(value);
+      permissions = removesAcl(value) ? PUBLIC : decodeAcl(value);
       continue;
     }
     // Most keys have no dot: one search keeps the common case as it was.
