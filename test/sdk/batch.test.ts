@@ -104,6 +104,29 @@ eachBackendWithSdk('SDK saveAll and destroyAll', (suite) => {
     assert.deepEqual(await storedValues(className), [0, 1, 3]);
   });
 
+  it('with transaction: true, a failing command fails saveAll and nothing of the batch is stored', async () => {
+    const className = unique('AllOrNothing');
+    await new Parse.Object<Record<string, any>>(className, { i: 0, n: 1 }).save();
+    const list = [
+      new Parse.Object<Record<string, any>>(className, { i: 1, n: 2 }),
+      new Parse.Object<Record<string, any>>(className, { i: 2, n: 'not a number' }),
+      new Parse.Object<Record<string, any>>(className, { i: 3, n: 4 }),
+    ];
+    sdkRequests.length = 0;
+    // A refused batch rejects every object's save: the SDK gives one ParseError per object, each
+    // with code 111 whatever the server's code (its batch error path), in an array.
+    const errors = await Parse.Object.saveAll(list, { transaction: true }).then(
+      () => assert.fail('saveAll resolved'),
+      (error: unknown) => error,
+    );
+    assert.ok(Array.isArray(errors), String(errors));
+    assert.deepEqual((errors as Parse.Error[]).map((error) => error.code), [111, 111, 111]);
+    assert.match((errors as Parse.Error[])[0]!.message, /Field n is Number/);
+    assert.equal(batches().length, 1);
+    assert.equal(batches()[0]!.data.transaction, true);
+    assert.deepEqual(await storedValues(className), [0]);
+  });
+
   it('over 100 objects: find answers the default 100, findAll, each and count see all of them', async () => {
     const className = unique('Large');
     await Parse.Object.saveAll(objects(className, 120), { batchSize: 50 });
