@@ -133,6 +133,18 @@ eachBackendWithSdk('SDK users', (suite) => {
     await rejectsWithCode(() => Parse.User.become('r:00000000000000000000000000000000'), Parse.Error.INVALID_SESSION_TOKEN);
   });
 
+  it('verifyPassword answers the user for the right password and 101 for a wrong one, and changes no current user', async () => {
+    const { user, username, password } = await signUp();
+    await Parse.User.logOut();
+    // The SDK hands back the answer's JSON, not a Parse.User.
+    const checked = (await Parse.User.verifyPassword(username, password)) as unknown as Record<string, unknown>;
+    assert.equal(checked.objectId, user.id);
+    assert.equal(checked.username, username);
+    assert.equal(checked.sessionToken, undefined);
+    assert.equal(Parse.User.current(), null);
+    await rejectsWithCode(() => Parse.User.verifyPassword(username, 'not-the-password'), Parse.Error.OBJECT_NOT_FOUND);
+  });
+
   it('loginAs opens a session for a user with the master key and makes it current', async () => {
     const { user, username } = await signUp();
     const ownToken = user.getSessionToken()!;

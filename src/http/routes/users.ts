@@ -1,6 +1,6 @@
 import type { AppRoute } from '../route.ts';
 import { signUp } from '../../rest/users/signup.ts';
-import { logIn, logOut, me } from '../../rest/users/login.ts';
+import { checkPassword, logIn, logOut, me } from '../../rest/users/login.ts';
 import { logInAs } from '../../rest/users/login-as.ts';
 import { deleteUser, findUsers, getUser, updateUser } from '../../rest/users/manage.ts';
 import { isPlainObject } from '../../encoding/values.ts';
@@ -35,6 +35,9 @@ export const userRoutes: AppRoute[] = [
   // The Parse SDKs log in with a POST whose body holds username and password.
   { method: 'POST', path: '/1/login', handler: (ctx, { body, query }) => logIn(ctx, isPlainObject(body) ? { ...query, ...body } : query) },
   { method: 'POST', path: '/1/logout', handler: (ctx) => logOut(ctx) },
+  // Not in the spec: the SDKs' Parse.User.verifyPassword, a login's checks without a session.
+  { method: 'GET', path: '/1/verifyPassword', handler: (ctx, { query }) => checkPassword(ctx, query) },
+  { method: 'POST', path: '/1/verifyPassword', handler: (ctx, { body, query }) => checkPassword(ctx, isPlainObject(body) ? { ...query, ...body } : query) },
   // Not in the spec: Parse's master-key "act as this user" (users/login-as.ts).
   { method: 'POST', path: '/1/loginAs', handler: (ctx, { body, query }) => logInAs(ctx, isPlainObject(body) ? { ...query, ...body } : query) },
   { method: 'POST', path: '/1/requestPasswordReset', handler: (ctx, { body }) => requestPasswordReset(ctx, body ?? {}) },

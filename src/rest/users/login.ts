@@ -21,6 +21,22 @@ export const LOCKOUT_FIELDS = [FAILED_COUNT, LOCKED_UNTIL] as const;
  * whose address is not verified gets 205 (Parse's answer too).
  */
 export async function logIn(ctx: RequestContext, input: { username?: unknown; password?: unknown }): Promise<Result> {
+  const user = await authenticate(ctx, input);
+  const session = await ctx.app.sessions.create(sessionFor(ctx, user.objectId, 'login', 'password'));
+  return ok({ ...(await renderUser(ctx, user, true)), sessionToken: session.data.sessionToken });
+}
+
+/**
+ * GET or POST /1/verifyPassword (the SDKs' `Parse.User.verifyPassword`, outside the spec): the
+ * same checks as a login, lockout and verified email included, answered with the user's fields
+ * and no session.
+ */
+export async function checkPassword(ctx: RequestContext, input: { username?: unknown; password?: unknown }): Promise<Result> {
+  return ok(await renderUser(ctx, await authenticate(ctx, input), true));
+}
+
+/** The user whose username and password these are; every refusal of a login. */
+async function authenticate(ctx: RequestContext, input: { username?: unknown; password?: unknown }): Promise<StoredObject> {
   await takeAuthAttempt(ctx);
   if (typeof input.username !== 'string' || input.username === '') throw Errors.usernameMissing('A username is required.');
   if (typeof input.password !== 'string' || input.password === '') throw Errors.passwordMissing('A password is required.');
@@ -52,8 +68,7 @@ export async function logIn(ctx: RequestContext, input: { username?: unknown; pa
       },
     });
   }
-  const session = await ctx.app.sessions.create(sessionFor(ctx, user.objectId, 'login', 'password'));
-  return ok({ ...(await renderUser(ctx, user, true)), sessionToken: session.data.sessionToken });
+  return user;
 }
 
 function lockedMessage(lockout: AccountLockout): string {
