@@ -14,6 +14,8 @@ import { registerAppRoutes } from './http/app-routes.ts';
 import { RouteTable } from './http/route.ts';
 import { DirectFront, ROUTER_OPTIONS } from './http/direct.ts';
 import { requestForLog, requestLogger } from './http/log.ts';
+import { HttpMetrics } from './http/metrics.ts';
+import { registerMetricsRoute } from './http/routes/metrics.ts';
 import { newRequestId } from './http/request-id.ts';
 import { classRoutes } from './http/routes/classes.ts';
 import { schemaRoutes } from './http/routes/schemas.ts';
@@ -107,6 +109,16 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     reply.header('X-Request-Id', request.id);
     if (!applyCors(request, reply)) done();
   });
+  // Off by default: then nothing is counted, and no hook runs.
+  const metrics = config.metrics ? new HttpMetrics(backend, apps) : null;
+  if (metrics) {
+    // fastify's half of the one count (HttpMetrics.answered); the direct front counts its own answers.
+    http.addHook('onResponse', (request, reply, done) => {
+      metrics.answered(metrics.family(request.routeOptions.url), reply.statusCode, reply.elapsedTime);
+      done();
+    });
+    registerMetricsRoute(http, metrics, config.metricsToken);
+  }
   registerJsonBody(http);
   registerErrorHandling(http);
   registerHealthRoute(http, deps);
@@ -118,7 +130,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   // Built-in classes' routes come first: their /1/classes/_X paths must win over the generic ones.
   table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes, ...unbuiltListRoutes, batchRoute(() => table)]);
   registerAppRoutes(http, deps, table);
-  const front = new DirectFront(deps, table, http.log as unknown as Logger);
+  const front = new DirectFront(deps, table, http.log as unknown as Logger, metrics);
   http.addHook('preClose', (done) => {
     front.close();
     done();
