@@ -9,7 +9,7 @@ import { bootstrap, type BootstrapReport } from './apps/bootstrap.ts';
 import type { HttpDeps } from './http/deps.ts';
 import { applyCors } from './http/cors.ts';
 import { registerJsonBody } from './http/body.ts';
-import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors.ts';
+import { clientErrorHandler, expectationFailed, frameworkErrors, registerErrorHandling } from './http/errors.ts';
 import { registerAppRoutes } from './http/app-routes.ts';
 import { RouteTable } from './http/route.ts';
 import { DirectFront, ROUTER_OPTIONS } from './http/direct.ts';
@@ -85,6 +85,8 @@ export async function createServer(config: Config, logger: Logger = pino({ level
       server.keepAliveTimeout = timeouts.keepAliveTimeout;
       server.requestTimeout = timeouts.requestTimeout;
       server.setTimeout(timeouts.connectionTimeout);
+      // node's own 417 for an Expect other than 100-continue has no body: this one is {code, error}.
+      server.on('checkExpectation', expectationFailed);
       return server;
     },
     // Request logs print the URL, and GET /1/login carries the password there.
