@@ -63,8 +63,14 @@ function noSchemaCompiler(): never {
   throw new Error('Basalt routes declare no JSON schemas; validation is the use cases\' own.');
 }
 
+/** Switches for measurements, not options: no user sets them. */
+export interface InternalSwitches {
+  /** false: fastify answers every request, the direct front is never built (for benchmarks; docs/architecture.md). */
+  readonly directFront?: boolean;
+}
+
 /** Wires storage, services and routes. Nothing listens until the caller says so. */
-export async function createServer(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<BasaltServer> {
+export async function createServer(config: Config, logger: Logger = pino({ level: config.logLevel }), internal: InternalSwitches = {}): Promise<BasaltServer> {
   const backend = await openBackend(config);
   const apps = new AppRegistry(backend, (type) => JOB_TYPES[type]?.maxAttempts ?? config.queueMaxAttempts);
   const accounts = new AccountService(backend);
@@ -137,7 +143,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     front.close();
     done();
   });
-  direct = front;
+  if (internal.directFront !== false) direct = front;
   const queue = new JobRunner(apps, backend, JOB_TYPES, { concurrency: config.queueConcurrency, sweepIntervalMs: config.queueSweepInterval, leaseMs: config.queueLeaseTime, retryDelayMs: config.queueRetryDelay }, logger);
   queue.start();
 
