@@ -15,6 +15,7 @@ import { RouteTable } from './http/route.ts';
 import { DirectFront, ROUTER_OPTIONS } from './http/direct.ts';
 import { requestForLog, requestLogger } from './http/log.ts';
 import { HttpMetrics } from './http/metrics.ts';
+import { AnswerHooks } from './http/answer-hooks.ts';
 import { registerMetricsRoute } from './http/routes/metrics.ts';
 import { newRequestId } from './http/request-id.ts';
 import { classRoutes } from './http/routes/classes.ts';
@@ -117,15 +118,19 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     reply.header('X-Request-Id', request.id);
     if (!applyCors(request, reply)) done();
   });
-  // Off by default: then nothing is counted, and no hook runs.
-  const metrics = config.metrics ? new HttpMetrics(backend, apps) : null;
-  if (metrics) {
-    // fastify's half of the one count (HttpMetrics.answered); the direct front counts its own answers.
+  // What runs for every answered request, on either front; empty (and never called) by default.
+  const answerHooks = new AnswerHooks();
+  if (config.metrics) {
+    const metrics = new HttpMetrics(backend, apps);
+    answerHooks.add((pattern) => metrics.family(pattern));
+    registerMetricsRoute(http, metrics, config.metricsToken);
+  }
+  if (!answerHooks.empty) {
+    // fastify's call of the answer hooks; the direct front calls them for its own answers.
     http.addHook('onResponse', (request, reply, done) => {
-      metrics.answered(metrics.family(request.routeOptions.url), reply.statusCode, reply.elapsedTime);
+      answerHooks.forRoute(request.routeOptions.url)!.answered(reply.statusCode, reply.elapsedTime);
       done();
     });
-    registerMetricsRoute(http, metrics, config.metricsToken);
   }
   registerJsonBody(http);
   registerErrorHandling(http);
@@ -138,7 +143,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   // Built-in classes' routes come first: their /1/classes/_X paths must win over the generic ones.
   table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes, ...unbuiltListRoutes, batchRoute(() => table)]);
   registerAppRoutes(http, deps, table);
-  const front = new DirectFront(deps, table, http.log as unknown as Logger, metrics);
+  const front = new DirectFront(deps, table, http.log as unknown as Logger, answerHooks);
   http.addHook('preClose', (done) => {
     front.close();
     done();

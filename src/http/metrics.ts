@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AppRegistry } from '../apps/registry.ts';
 import type { Backend } from '../storage/backend.ts';
+import type { RouteAnswerHook } from './answer-hooks.ts';
 
 /** Latency buckets in seconds: a read by id is well under a millisecond, a batch or a query may take seconds. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -19,11 +20,19 @@ interface QueueFigures {
 
 /**
  * The counters of one route family, bound to their labels once: a request then costs an array
- * index and two increments, no label lookup.
+ * index, an increment and an observe, no label lookup.
  */
-export interface FamilyMetrics {
-  readonly counts: readonly Counter.Internal[];
-  readonly latencies: readonly Histogram.Internal<'family' | 'status'>[];
+class FamilyMetrics implements RouteAnswerHook {
+  constructor(
+    private readonly counts: readonly Counter.Internal[],
+    private readonly latencies: readonly Histogram.Internal<'family' | 'status'>[],
+  ) {}
+
+  answered(status: number, elapsedMs: number): void {
+    const index = Math.min(Math.max(Math.floor(status / 100) - 1, 0), 4);
+    this.counts[index]!.inc();
+    this.latencies[index]!.observe(elapsedMs / 1000);
+  }
 }
 
 /**
@@ -41,8 +50,8 @@ export function routeFamily(pattern: string | undefined): string {
 
 /**
  * Basalt's Prometheus metrics (GET /metrics, off unless --metrics). Every answered request is
- * counted in `answered`, which both fronts call (direct.ts, and fastify's onResponse hook in
- * server.ts); the gauges are read when scraped.
+ * counted by the hook `family` binds per route, which both fronts call through AnswerHooks
+ * (answer-hooks.ts); the gauges are read when scraped.
  */
 export class HttpMetrics {
   readonly registry = new Registry();
@@ -89,26 +98,19 @@ export class HttpMetrics {
     new Counter({ name: 'basalt_worker_restarts_total', help: 'Restarts of cloud code workers (reserved: none exist yet, so always 0).', registers });
   }
 
-  /** The pre-bound counters of a route pattern's family (undefined: no route matched). */
-  family(pattern: string | undefined): FamilyMetrics {
+  /** The pre-bound counters of a route pattern's family (undefined: no route matched); an AnswerHook. */
+  family(pattern: string | undefined): RouteAnswerHook {
     const key = pattern ?? '';
     let found = this.families.get(key);
     if (found === undefined) {
       const family = routeFamily(pattern);
-      found = {
-        counts: STATUS_CLASSES.map((status) => this.counter.labels({ family, status })),
-        latencies: STATUS_CLASSES.map((status) => this.histogram.labels({ family, status })),
-      };
+      found = new FamilyMetrics(
+        STATUS_CLASSES.map((status) => this.counter.labels({ family, status })),
+        STATUS_CLASSES.map((status) => this.histogram.labels({ family, status })),
+      );
       this.families.set(key, found);
     }
     return found;
-  }
-
-  /** The one place an answered request is counted, whichever front answered it. */
-  answered(family: FamilyMetrics, status: number, elapsedMs: number): void {
-    const index = Math.min(Math.max(Math.floor(status / 100) - 1, 0), 4);
-    family.counts[index]!.inc();
-    family.latencies[index]!.observe(elapsedMs / 1000);
   }
 
   render(): Promise<string> {
