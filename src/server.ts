@@ -124,6 +124,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     const metrics = new HttpMetrics(backend, apps);
     answerHooks.add((pattern) => metrics.family(pattern));
     registerMetricsRoute(http, metrics, config.metricsToken);
+    if (config.metricsToken === undefined) logger.warn('GET /metrics is served without --metrics-token: whoever reaches the port can read it.');
   }
   if (!answerHooks.empty) {
     // fastify's call of the answer hooks; the direct front calls them for its own answers.
