@@ -12,11 +12,14 @@ import { bootstrap, type BootstrapReport } from './apps/bootstrap.ts';
 import type { HttpDeps } from './http/deps.ts';
 import { applyCors } from './http/cors.ts';
 import { registerJsonBody } from './http/body.ts';
-import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors.ts';
+import { clientErrorHandler, expectationFailed, frameworkErrors, registerErrorHandling } from './http/errors.ts';
 import { registerAppRoutes } from './http/app-routes.ts';
 import { RouteTable } from './http/route.ts';
 import { DirectFront, ROUTER_OPTIONS } from './http/direct.ts';
 import { requestForLog, requestLogger } from './http/log.ts';
+import { HttpMetrics } from './http/metrics.ts';
+import { AnswerHooks } from './http/answer-hooks.ts';
+import { registerMetricsRoute } from './http/routes/metrics.ts';
 import { newRequestId } from './http/request-id.ts';
 import { classRoutes } from './http/routes/classes.ts';
 import { schemaRoutes } from './http/routes/schemas.ts';
@@ -64,8 +67,14 @@ function noSchemaCompiler(): never {
   throw new Error('Basalt routes declare no JSON schemas; validation is the use cases\' own.');
 }
 
+/** Switches for measurements, not options: no user sets them. */
+export interface InternalSwitches {
+  /** false: fastify answers every request, the direct front is never built (for benchmarks; docs/architecture.md). */
+  readonly directFront?: boolean;
+}
+
 /** Wires storage, services and routes. Nothing listens until the caller says so. */
-export async function createServer(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<BasaltServer> {
+export async function createServer(config: Config, logger: Logger = pino({ level: config.logLevel }), internal: InternalSwitches = {}): Promise<BasaltServer> {
   const backend = await openBackend(config);
   const hooks = new WriteHooks();
   if (config.testWriteObserver) {
@@ -91,6 +100,8 @@ export async function createServer(config: Config, logger: Logger = pino({ level
       server.keepAliveTimeout = timeouts.keepAliveTimeout;
       server.requestTimeout = timeouts.requestTimeout;
       server.setTimeout(timeouts.connectionTimeout);
+      // node's own 417 for an Expect other than 100-continue has no body: this one is {code, error}.
+      server.on('checkExpectation', expectationFailed);
       return server;
     },
     // Request logs print the URL, and GET /1/login carries the password there.
@@ -115,6 +126,21 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     reply.header('X-Request-Id', request.id);
     if (!applyCors(request, reply)) done();
   });
+  // What runs for every answered request, on either front; empty (and never called) by default.
+  const answerHooks = new AnswerHooks();
+  if (config.metrics) {
+    const metrics = new HttpMetrics(backend, apps);
+    answerHooks.add((pattern) => metrics.family(pattern));
+    registerMetricsRoute(http, metrics, config.metricsToken);
+    if (config.metricsToken === undefined) logger.warn('GET /metrics is served without --metrics-token: whoever reaches the port can read it.');
+  }
+  if (!answerHooks.empty) {
+    // fastify's call of the answer hooks; the direct front calls them for its own answers.
+    http.addHook('onResponse', (request, reply, done) => {
+      answerHooks.forRoute(request.routeOptions.url)!.answered(reply.statusCode, reply.elapsedTime);
+      done();
+    });
+  }
   registerJsonBody(http);
   registerErrorHandling(http);
   registerHealthRoute(http, deps);
@@ -126,12 +152,12 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   // Built-in classes' routes come first: their /1/classes/_X paths must win over the generic ones.
   table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes, ...unbuiltListRoutes, batchRoute(() => table)]);
   registerAppRoutes(http, deps, table);
-  const front = new DirectFront(deps, table, http.log as unknown as Logger);
+  const front = new DirectFront(deps, table, http.log as unknown as Logger, answerHooks);
   http.addHook('preClose', (done) => {
     front.close();
     done();
   });
-  direct = front;
+  if (internal.directFront !== false) direct = front;
   const queue = new JobRunner(apps, backend, JOB_TYPES, { concurrency: config.queueConcurrency, sweepIntervalMs: config.queueSweepInterval, leaseMs: config.queueLeaseTime, retryDelayMs: config.queueRetryDelay }, logger);
   queue.start();
 

@@ -189,6 +189,16 @@ export class AppRegistry {
     };
   }
 
+  /** Up to `limit` of the apps this process has open, without opening any. */
+  openedHandles(limit: number): AppHandle[] {
+    const found: AppHandle[] = [];
+    for (const handle of this.openHandles.values()) {
+      if (found.length >= limit) break;
+      found.push(handle);
+    }
+    return found;
+  }
+
   /** The store and schema cache of an app, opened (and migrated) on first use. */
   handle(record: AppRecord): Promise<AppHandle> {
     let handle = this.handles.get(record.applicationId);

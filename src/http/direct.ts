@@ -13,6 +13,7 @@ import { forwardedEntry } from './forwarded.ts';
 import { newRequestId } from './request-id.ts';
 import { runAppRoute, type AppRequest } from './app-routes.ts';
 import { routeEntries, type AppRoute, type RouteTable } from './route.ts';
+import type { AnswerHooks, RouteAnswerHook } from './answer-hooks.ts';
 
 /** The router options of fastify's router and of this one: both must route a path alike. */
 export const ROUTER_OPTIONS = { ignoreTrailingSlash: true, maxParamLength: 1000 } as const;
@@ -26,6 +27,8 @@ const PLAIN_TYPES = new Set([
 interface Store {
   /** null on a POST path that exists only for `_method` overrides. */
   readonly route: AppRoute | null;
+  /** The route's answer hooks, bound once (null when there are none, as without --metrics). */
+  readonly hooks: RouteAnswerHook | null;
 }
 
 /**
@@ -47,8 +50,9 @@ export class DirectFront {
     private readonly table: RouteTable,
     /** fastify's logger: request lines carry the same serializers whichever front answers. */
     private readonly log: Logger,
+    hooks: AnswerHooks | null = null,
   ) {
-    for (const { method, path, route } of routeEntries(table.routes)) this.router.on(method, path, unused, { route } satisfies Store);
+    for (const { method, path, route } of routeEntries(table.routes)) this.router.on(method, path, unused, { route, hooks: hooks?.forRoute(path) ?? null } satisfies Store);
   }
 
   /** From now on every request goes to fastify, which answers 503 while it drains. */
@@ -72,9 +76,10 @@ export class DirectFront {
     if (body === 'other') return false;
 
     const id = newRequestId();
-    const request = new DirectRequest(req, id, requestLogger(this.log, { reqId: id }, {}), this.deps.config.trustProxy);
+    const store = found.store as Store;
+    const request = new DirectRequest(req, id, requestLogger(this.log, { reqId: id }, {}), this.deps.config.trustProxy, store.hooks);
     if (this.log.isLevelEnabled('info')) logExchange(request, res);
-    const run = () => void this.run(request, res, (found.store as Store).route, found.params as Record<string, string>, found.searchParams);
+    const run = () => void this.run(request, res, store.route, found.params as Record<string, string>, found.searchParams);
     if (body === 'none') run();
     else readBody(req, (text) => {
       try {
@@ -95,11 +100,16 @@ export class DirectFront {
     } catch (error) {
       result = failureAnswer(error, request.log, request.id);
     }
-    send(res, request, result);
+    this.reply(res, request, result);
   }
 
   private fail(request: DirectRequest, res: ServerResponse, error: unknown): void {
-    send(res, request, failureAnswer(error, request.log, request.id));
+    this.reply(res, request, failureAnswer(error, request.log, request.id));
+  }
+
+  private reply(res: ServerResponse, request: DirectRequest, result: Answer): void {
+    send(res, request, result);
+    if (request.hooks !== null) request.hooks.answered(res.statusCode, performance.now() - request.started);
   }
 }
 
@@ -173,13 +183,18 @@ function answer(res: ServerResponse, request: DirectRequest, result: Answer): vo
 /** The request as the context and the request log read it; the same names as a FastifyRequest's. */
 class DirectRequest implements AppRequest {
   body: unknown = undefined;
+  /** When the request arrived here, for its latency (read only when there are answer hooks). */
+  readonly started: number;
 
   constructor(
     private readonly raw: IncomingMessage,
     readonly id: string,
     readonly log: AppRequest['log'],
     private readonly trustProxy: boolean,
-  ) {}
+    readonly hooks: RouteAnswerHook | null,
+  ) {
+    this.started = hooks === null ? 0 : performance.now();
+  }
 
   get method(): string {
     return this.raw.method!;

@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, Errors, CATALOG } from '../errors/index.ts';
 import { setCorsHeaders } from './cors.ts';
@@ -87,6 +88,8 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   let answer: ApiError;
   if (error.code === 'HPE_HEADER_OVERFLOW') answer = new ApiError(CATALOG.objectTooLarge, 'The request line and headers are too large (16 KB at most).', 431);
   else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') answer = new ApiError(CATALOG.timeout, 'The request was not received in time.', 408);
+  // node's parser refuses raw bytes outside printable ASCII in the path (a UTF-8 é as sent, not as %C3%A9).
+  else if (error.code === 'HPE_INVALID_URL') answer = Errors.invalidJson('The request path holds a byte that must be %-escaped (a character outside printable ASCII, or a control character).');
   else answer = Errors.invalidJson('The request is not well-formed HTTP.');
   // As node's own handler: an answer already under way on this connection cannot be followed by another.
   const underWay = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
@@ -101,6 +104,18 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
 }
 
 const answeredSockets = new WeakSet<Socket>();
+
+/**
+ * node:http's `checkExpectation` listener: node answers a request whose `Expect` header is not
+ * `100-continue` with an empty 417 of its own unless this listener exists. The request is not
+ * run (the client waits for an answer before sending its body, or sends one we do not read), so
+ * the connection closes after the answer.
+ */
+export function expectationFailed(_req: IncomingMessage, res: ServerResponse): void {
+  const body = JSON.stringify(new ApiError(CATALOG.invalidJson, 'The Expect header can only be 100-continue.', 417).toJSON());
+  res.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  res.end(body);
+}
 
 /** What a connection that is closing still reads and drops, and for how long at most. */
 const LINGER_CLOSE_BYTES = 16 * 1024 * 1024;

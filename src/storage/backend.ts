@@ -33,7 +33,20 @@ export interface Backend {
   /** Runs fn while holding a lock that every process sharing this database respects. */
   exclusive<T>(name: string, fn: () => Promise<T>): Promise<T>;
   ping(): Promise<void>;
+  /** The connection pools in use now (PostgreSQL); none for SQLite, whose files are opened once. */
+  poolUse(): readonly PoolUse[];
+  /** App databases (SQLite files) or namespaces (PostgreSQL schemas) this process has open. */
+  openAppCount(): number;
   close(): Promise<void>;
+}
+
+/** One pool's connections, read for GET /metrics. */
+export interface PoolUse {
+  readonly pool: string;
+  readonly total: number;
+  readonly idle: number;
+  /** Callers queued for a connection. */
+  readonly waiting: number;
 }
 
 /** Applies the migrations not yet recorded, in version order; the caller holds the lock. */

@@ -67,6 +67,8 @@ export interface JobStore {
   nextDue(): Promise<number | null>;
   list(page: JobPage): Promise<JobRecord[]>;
   count(status?: JobStatus): Promise<number>;
+  /** Pending jobs (due or not), and when the longest-waiting due one became due (null: none is due). */
+  pendingSummary(now: number): Promise<{ readonly pending: number; readonly oldestDue: number | null }>;
   get(id: string): Promise<JobRecord | null>;
   /** A pending or dead job becomes pending and due now, with its attempts reset; null when there is no such job. */
   retry(id: string, now: number): Promise<JobRecord | null>;
@@ -205,6 +207,15 @@ export class SqlJobStore implements JobStore {
       ? await this.ns.driver.all(`SELECT count(*) AS "n" FROM ${this.table} WHERE "status" = ${this.p(1)}`, [status])
       : await this.ns.driver.all(`SELECT count(*) AS "n" FROM ${this.table}`);
     return Number(rows[0]?.n ?? 0);
+  }
+
+  async pendingSummary(now: number): Promise<{ readonly pending: number; readonly oldestDue: number | null }> {
+    const rows = await this.ns.driver.all(
+      `SELECT count(*) AS "n", min(CASE WHEN "due" <= ${this.p(1)} THEN "due" END) AS "oldest" FROM ${this.table} WHERE "status" = 'pending'`,
+      [now],
+    );
+    const oldest = rows[0]?.oldest;
+    return { pending: Number(rows[0]?.n ?? 0), oldestDue: oldest === null || oldest === undefined ? null : Number(oldest) };
   }
 
   async get(id: string): Promise<JobRecord | null> {

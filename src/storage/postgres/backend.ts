@@ -1,6 +1,6 @@
 import { PostgresDriver } from './driver.ts';
 import { AppNamespace } from '../namespace.ts';
-import { applyMigrations, type Backend, type Invalidation } from '../backend.ts';
+import { applyMigrations, type Backend, type Invalidation, type PoolUse } from '../backend.ts';
 import { APP_MIGRATIONS, SYSTEM_MIGRATIONS } from '../migrations.ts';
 import { ident } from '../../sql/params.ts';
 import type { SqlExecutor } from '../driver.ts';
@@ -95,6 +95,14 @@ export class PostgresBackend implements Backend {
 
   exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
     return this.system.withSessionLock(`basalt:${name}`, fn);
+  }
+
+  poolUse(): readonly PoolUse[] {
+    return this.system.poolUse();
+  }
+
+  openAppCount(): number {
+    return this.apps.size;
   }
 
   async ping(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Pool, QueryConfig } from 'pg';
+import type { PoolUse } from '../backend.ts';
 import { pg } from './pg-module.ts';
 import type { SqlDriver, SqlExecutor, SqlParam, Row, StatementOptions } from '../driver.ts';
 import { postgresDialect } from '../../sql/postgres/dialect.ts';
@@ -265,6 +266,14 @@ export class PostgresDriver implements SqlDriver {
     return async () => {
       await client.end().catch(() => {});
     };
+  }
+
+  /** Read at scrape time by GET /metrics: pg keeps these counts, so reading them costs nothing. */
+  poolUse(): readonly PoolUse[] {
+    return [
+      { pool: 'main', total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount },
+      { pool: 'planned', total: this.planned.totalCount, idle: this.planned.idleCount, waiting: this.planned.waitingCount },
+    ];
   }
 
   async close(): Promise<void> {

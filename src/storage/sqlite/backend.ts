@@ -2,7 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SqliteDriver } from './driver.ts';
 import { AppNamespace } from '../namespace.ts';
-import { applyMigrations, type Backend, type Invalidation } from '../backend.ts';
+import { applyMigrations, type Backend, type Invalidation, type PoolUse } from '../backend.ts';
 import { APP_MIGRATIONS, SYSTEM_MIGRATIONS } from '../migrations.ts';
 import { ident } from '../../sql/params.ts';
 import type { SqlExecutor } from '../driver.ts';
@@ -91,6 +91,14 @@ export class SqliteBackend implements Backend {
     } finally {
       release();
     }
+  }
+
+  poolUse(): readonly PoolUse[] {
+    return [];
+  }
+
+  openAppCount(): number {
+    return this.apps.size;
   }
 
   async ping(): Promise<void> {
