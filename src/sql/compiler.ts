@@ -2,7 +2,7 @@ import type { ElementOf, FieldRef, FindQuery, IndexHint, LatLng, OrderKey, Regex
 import { and } from '../query/ast.ts';
 import { Params, PUBLIC_COLUMN, ident, safeKey } from './params.ts';
 import { prefixUpperBound } from '../query/regex.ts';
-import type { Row, SqlParam } from '../storage/driver.ts';
+import type { Row, SqlParam } from './params.ts';
 import { capBox, cellsOf, nearestRings, polygonBox, CELLS_PER_DEGREE, type Box, type RingSearch } from './geo.ts';
 
 /** Rings repeat the filter once each; past this many values the plain statement is written. */

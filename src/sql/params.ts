@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { SqlParam } from '../storage/driver.ts';
+
+/** A value bound to a statement: SQL owns it, the drivers in src/storage/ take it as it is. */
+export type SqlParam = string | number | boolean | null | Buffer | readonly string[];
+/** A result row as a driver returns it. */
+export type Row = Record<string, unknown>;
 
 /** Collects bound parameters while SQL text is built, so values never enter the text. */
 export class Params {

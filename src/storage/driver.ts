@@ -1,8 +1,9 @@
 import type { SharedSlots } from './port.ts';
 import type { Dialect } from '../sql/dialect.ts';
+import type { Row, SqlParam } from '../sql/params.ts';
 
-export type SqlParam = string | number | boolean | null | Buffer | readonly string[];
-export type Row = Record<string, unknown>;
+// Defined beside the SQL that binds them (src/sql/ sits below storage); re-exported for the drivers.
+export type { Row, SqlParam };
 
 /**
  * What the SQL storage needs from a database connection. Two implementations exist:

@@ -3,7 +3,7 @@ import { capBox, cellsOf, type Box, type RingSearch } from '../geo.ts';
 import { ident, PUBLIC_COLUMN, safeKey, schemaIndexName, type Params } from '../params.ts';
 import type { ElementOf, FieldRef, FindQuery, LatLng, RegexPattern, TextIndexRef } from '../../query/ast.ts';
 import type { ValueKind } from '../../query/ast.ts';
-import type { Row, SqlParam } from '../../storage/driver.ts';
+import type { Row, SqlParam } from '../params.ts';
 import { toAre, wordPattern } from './regex.ts';
 import { indexedWord, wordsFunctionBody } from './words.ts';
 import type { OutputType } from '../../query/aggregate/ast.ts';

@@ -1,7 +1,7 @@
 import { SqlCompiler } from '../compiler.ts';
 import { ident, safeKey, schemaIndexName, type Params } from '../params.ts';
 import type { ElementOf, FieldRef, IndexHint, LatLng, RegexPattern, TextIndexRef, ValueKind } from '../../query/ast.ts';
-import type { Row, SqlParam } from '../../storage/driver.ts';
+import type { Row, SqlParam } from '../params.ts';
 import { mayBacktrack, sqliteRegex, TIMED_REGEXP } from './regex.ts';
 import type { OutputType } from '../../query/aggregate/ast.ts';
 import type { AggregateDialect } from '../aggregate-dialect.ts';
