@@ -1,7 +1,7 @@
 import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
 import { eachBackend } from '../helpers/each-backend.ts';
+import { rawExchange } from '../helpers/keep-alive.ts';
 import { newApp, unique, type AppClient } from '../helpers/client.ts';
 
 /**
@@ -9,17 +9,6 @@ import { newApp, unique, type AppClient } from '../helpers/client.ts';
  * Expect header other than 100-continue) get `{code, error}` like every other failure.
  */
 
-/** Writes `raw` on a fresh connection and reads until the server closes it. */
-function rawExchange(url: string, raw: Buffer): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: hostname, port: Number(port) }, () => socket.write(raw));
-    let answer = '';
-    socket.on('data', (data) => (answer += data.toString('latin1')));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(answer));
-  });
-}
 
 function parseRaw(answer: string): { status: number; headers: string; body: any } {
   const [head, body] = answer.split('\r\n\r\n', 2) as [string, string];

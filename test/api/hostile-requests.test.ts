@@ -1,21 +1,10 @@
 import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
 import { eachBackend } from '../helpers/each-backend.ts';
+import { rawExchange } from '../helpers/keep-alive.ts';
 import { http, newApp, type AppClient } from '../helpers/client.ts';
 import { assertError } from '../helpers/users.ts';
 
-/** Writes `raw` on a fresh connection and reads until the server closes it. */
-function rawExchange(url: string, raw: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: hostname, port: Number(port) }, () => socket.write(raw));
-    let answer = '';
-    socket.on('data', (data) => (answer += data.toString('latin1')));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(answer));
-  });
-}
 
 function parseRaw(answer: string): { status: number; body: any } {
   const [head, body] = answer.split('\r\n\r\n', 2) as [string, string];

@@ -129,3 +129,15 @@ export class KeptAliveConnection {
     waiter?.();
   }
 }
+
+/** Writes `raw` on a fresh connection and reads until the server closes it. */
+export function rawExchange(url: string, raw: string | Buffer): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: hostname, port: Number(port) }, () => socket.write(raw));
+    let answer = '';
+    socket.on('data', (data) => (answer += data.toString('latin1')));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(answer));
+  });
+}

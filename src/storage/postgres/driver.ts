@@ -1,4 +1,4 @@
-import type { Pool, QueryConfig } from 'pg';
+import type { Pool, PoolClient, QueryConfig } from 'pg';
 import type { PoolUse } from '../backend.ts';
 import { pg } from './pg-module.ts';
 import type { SqlDriver, SqlExecutor, SqlParam, Row, StatementOptions } from '../driver.ts';
@@ -91,12 +91,19 @@ export class PostgresDriver implements SqlDriver {
    * far more than the statement; `SET LOCAL` limits the setting to this one transaction, and the
    * extra round trips cost a few hundredths of a millisecond each.
    */
-  private async unflushed(sql: string, params: readonly SqlParam[]): Promise<{ rows: Row[]; rowCount: number | null }> {
+  private unflushed(sql: string, params: readonly SqlParam[]): Promise<{ rows: Row[]; rowCount: number | null }> {
+    return this.inTransaction(async (client) => {
+      await client.query('SET LOCAL synchronous_commit = off');
+      return client.query<Row>(this.statement(sql, params));
+    });
+  }
+
+  /** BEGIN, `fn` on one pooled connection, then COMMIT, or ROLLBACK when it throws. */
+  private async inTransaction<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      await client.query('SET LOCAL synchronous_commit = off');
-      const result = await client.query<Row>(this.statement(sql, params));
+      const result = await fn(client);
       await client.query('COMMIT');
       return result;
     } catch (error) {
@@ -106,6 +113,7 @@ export class PostgresDriver implements SqlDriver {
       client.release();
     }
   }
+
 
   /**
    * Statements are prepared by name, once per connection: planning a primary-key lookup costs
@@ -133,27 +141,18 @@ export class PostgresDriver implements SqlDriver {
     return name ? { name, text, values } : { text, values };
   }
 
-  async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    // A use case may start two statements of its transaction at once; they take turns.
-    const line = new OneAtATime();
-    const tx: SqlExecutor = {
-      dialect: this.dialect,
-      all: (sql, params = [], options) => line.run(async () => (await client.query<Row>(this.statement(sql, params, options))).rows),
-      run: (sql, params = []) => line.run(async () => (await client.query(this.statement(sql, params))).rowCount ?? 0),
-    };
-    try {
-      await client.query('BEGIN');
-      const result = await fn(tx);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.inTransaction((client) => {
+      // A use case may start two statements of its transaction at once; they take turns.
+      const line = new OneAtATime();
+      return fn({
+        dialect: this.dialect,
+        all: (sql, params = [], options) => line.run(async () => (await client.query<Row>(this.statement(sql, params, options))).rows),
+        run: (sql, params = []) => line.run(async () => (await client.query(this.statement(sql, params))).rowCount ?? 0),
+      });
+    });
   }
+
 
   /**
    * Creates made in the same event-loop turn go to PostgreSQL as one multi-row INSERT per
