@@ -31,6 +31,8 @@ export async function openClass(page: Page, state: State, className = state.clas
 
 /** The grid draws cells as plain divs: a cell is found by its column header's x and its row's y. */
 async function cellPoint(page: Page, column: string, row: number): Promise<{ x: number; y: number }> {
+  // Columns past the window's right edge (email, password of _User) are scrolled to first.
+  await page.getByText(column, { exact: true }).first().scrollIntoViewIfNeeded();
   const header = await page.getByText(column, { exact: true }).first().boundingBox();
   const id = await page.getByText('objectId', { exact: true }).first().boundingBox();
   expect(header !== null && id !== null, `no column ${column} in the grid`);
