@@ -4,7 +4,7 @@ import pino, { type Logger } from 'pino';
 import type { Config } from './config/schema.ts';
 import type { Backend } from './storage/backend.ts';
 import { AppRegistry } from './apps/registry.ts';
-import { WriteHooks } from './rest/write/hooks.ts';
+import { AppHooks } from './rest/write/hooks.ts';
 import { loadWriteObserver } from './rest/write/observer-module.ts';
 import { sessionWrites } from './rest/write/internal.ts';
 import { AccountService } from './apps/accounts.ts';
@@ -75,10 +75,10 @@ export interface InternalSwitches {
 /** Wires storage, services and routes. Nothing listens until the caller says so. */
 export async function createServer(config: Config, logger: Logger = pino({ level: config.logLevel }), internal: InternalSwitches = {}): Promise<BasaltServer> {
   const backend = await openBackend(config);
-  const hooks = new WriteHooks();
+  const hooks = new AppHooks();
   if (config.testWriteObserver) {
     logger.warn({ module: config.testWriteObserver }, 'TEST ONLY: a write observer module is loaded (--test-write-observer); do not run this in production');
-    await loadWriteObserver(config.testWriteObserver, hooks);
+    await loadWriteObserver(config.testWriteObserver, hooks.shared);
   }
   const apps = new AppRegistry(backend, hooks, sessionWrites, (type) => JOB_TYPES[type]?.maxAttempts ?? config.queueMaxAttempts);
   const accounts = new AccountService(backend);

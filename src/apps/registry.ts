@@ -7,7 +7,7 @@ import { SchemaService } from '../schema/service.ts';
 import { SessionService, type SessionWrites } from '../auth/sessions.ts';
 import { RoleService } from '../auth/roles.ts';
 import { WriteConflict, type AppStore } from '../storage/port.ts';
-import type { WriteHooks } from '../rest/write/hooks.ts';
+import type { AppHooks, WriteHooks } from '../rest/write/hooks.ts';
 import type { WriteTarget } from '../rest/write/pipeline.ts';
 import { SqlTokenStore, type TokenStore } from '../storage/sql-tokens.ts';
 import { SqlOutboxStore, type OutboxStore } from '../storage/sql-outbox.ts';
@@ -31,7 +31,7 @@ export interface AppHandle {
   readonly config: ConfigService;
   /** The app's durable job queue (src/queue). */
   readonly jobs: JobStore;
-  /** The write pipeline's observers (rest/write/hooks.ts): one registry for every app of the process. */
+  /** The write pipeline's observers of this app (rest/write/hooks.ts), under those of every app. */
   readonly hooks: WriteHooks;
   /**
    * Runs `fn` with this app as seen from one database transaction, on one connection: its store,
@@ -62,7 +62,7 @@ export class AppRegistry {
   /** `maxAttemptsOf`: how many attempts a new job of a type gets (its type's own number, or the server's). */
   constructor(
     private readonly backend: Backend,
-    private readonly hooks: WriteHooks,
+    private readonly hooks: AppHooks,
     /** The write pipeline's entry for sessions (rest/write/internal.ts), which src/server.ts hands in. */
     private readonly sessionWrites: (app: WriteTarget) => SessionWrites,
     private readonly maxAttemptsOf: (type: string) => number = () => 8,
@@ -160,13 +160,13 @@ export class AppRegistry {
       record,
       store,
       schemas,
-      sessions: new SessionService(store, schemas, publish('sessions'), this.sessionWrites({ store, schemas, hooks: this.hooks })),
+      sessions: new SessionService(store, schemas, publish('sessions'), this.sessionWrites({ store, schemas, hooks: this.hooks.of(record.applicationId) })),
       roles: new RoleService(store, schemas, publish('roles')),
       config: new ConfigService(new SqlConfigStore(ns), publish('config')),
       tokens: new SqlTokenStore(ns),
       outbox: new SqlOutboxStore(ns),
       jobs: new SqlJobStore(ns, (tx) => this.backend.announceJobs(tx, record.applicationId), this.maxAttemptsOf),
-      hooks: this.hooks,
+      hooks: this.hooks.of(record.applicationId),
       unitOfWork<T>(this: AppHandle, fn: (app: AppHandle) => Promise<T>): Promise<T> {
         // A unit inside a unit: a savepoint on the outer one's connection, with its services.
         if (ns.driver instanceof UnitDriver) return ns.driver.transaction(() => fn(this));

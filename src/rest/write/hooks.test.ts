@@ -1,6 +1,6 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { WriteHooks, type HookObserver } from './hooks.ts';
+import { AppHooks, WriteHooks, type HookObserver } from './hooks.ts';
 
 it('observers of every class come before the class\'s own, per point', () => {
   const hooks = new WriteHooks();
@@ -19,4 +19,18 @@ it('the Session class has no observers, even registered for it or for every clas
   hooks.on('afterDelete', '_Session', () => {});
   assert.deepEqual(hooks.observersOf('beforeSave', '_Session'), []);
   assert.deepEqual(hooks.observersOf('afterDelete', '_Session'), []);
+});
+
+it('an app registry runs the shared observers first and never sees another app\'s', () => {
+  const apps = new AppHooks();
+  const shared: HookObserver = () => {};
+  const mine: HookObserver = () => {};
+  apps.shared.on('afterSave', '*', shared);
+  apps.of('a').on('afterSave', 'Game', mine);
+  assert.deepEqual(apps.of('a').observersOf('afterSave', 'Game'), [shared, mine]);
+  assert.deepEqual(apps.of('b').observersOf('afterSave', 'Game'), [shared]);
+  assert.equal(apps.of('a'), apps.of('a'));
+  apps.of('a').clear();
+  assert.deepEqual(apps.of('a').observersOf('afterSave', 'Game'), [shared]);
+  assert.deepEqual(apps.of('a').observersOf('afterSave', '_Session'), []);
 });

@@ -33,10 +33,14 @@ const NONE: readonly HookObserver[] = Object.freeze([]);
 
 /**
  * The observers of the write pipeline, by point and class: cloud code triggers, webhooks and
- * realtime events register here and nowhere else (STYLE.md 11).
+ * realtime events register here and nowhere else (STYLE.md 11). Each app has its own registry
+ * (`AppHooks`), so an app without observers never pays for another app's; observers of every app
+ * (`--test-write-observer`) live in the shared parent and run first.
  */
 export class WriteHooks {
   private readonly observers = new Map<string, HookObserver[]>();
+
+  constructor(private readonly shared: WriteHooks | null = null) {}
 
   on(point: HookPoint, className: string, observer: HookObserver): void {
     const key = keyOf(point, className);
@@ -45,14 +49,45 @@ export class WriteHooks {
     this.observers.set(key, list);
   }
 
-  /** The observers of a point for a class, those of every class first. */
+  /** Removes every observer this registry holds (not the shared parent's): cloud code reloads this way. */
+  clear(): void {
+    this.observers.clear();
+  }
+
+  /** The observers of a point for a class: the shared parent's first, then those of every class, then the class's own. */
   observersOf(point: HookPoint, className: string): readonly HookObserver[] {
     // Spec 2.7: the Session class has no triggers. This is the one place that says so.
-    if (className === '_Session' || this.observers.size === 0) return NONE;
+    if (className === '_Session') return NONE;
+    const mine = this.ownObserversOf(point, className);
+    if (!this.shared) return mine;
+    const shared = this.shared.observersOf(point, className);
+    if (shared.length === 0) return mine;
+    return mine.length === 0 ? shared : [...shared, ...mine];
+  }
+
+  private ownObserversOf(point: HookPoint, className: string): readonly HookObserver[] {
+    if (this.observers.size === 0) return NONE;
     const any = this.observers.get(keyOf(point, ANY_CLASS));
     const own = this.observers.get(keyOf(point, className));
     if (!any) return own ?? NONE;
     return own ? [...any, ...own] : any;
+  }
+}
+
+/** One observer registry per app, each under the process's shared one. */
+export class AppHooks {
+  private readonly byApp = new Map<string, WriteHooks>();
+
+  constructor(readonly shared: WriteHooks = new WriteHooks()) {}
+
+  /** The registry of an app, made on first use. */
+  of(applicationId: string): WriteHooks {
+    let hooks = this.byApp.get(applicationId);
+    if (!hooks) {
+      hooks = new WriteHooks(this.shared);
+      this.byApp.set(applicationId, hooks);
+    }
+    return hooks;
   }
 }
 
