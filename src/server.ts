@@ -34,6 +34,8 @@ import { configRoutes } from './http/routes/config.ts';
 import { serverInfoRoutes } from './http/routes/server-info.ts';
 import { purgeRoutes } from './http/routes/purge.ts';
 import { unbuiltListRoutes } from './http/routes/unbuilt-lists.ts';
+import { functionRoutes } from './http/routes/functions.ts';
+import { FunctionSources } from './rest/functions.ts';
 import { registerAppsRoutes } from './http/routes/apps.ts';
 import { registerHealthRoute } from './http/routes/health.ts';
 import { registerUserPages } from './http/routes/user-pages.ts';
@@ -76,6 +78,8 @@ export interface InternalSwitches {
 export async function createServer(config: Config, logger: Logger = pino({ level: config.logLevel }), internal: InternalSwitches = {}): Promise<BasaltServer> {
   const backend = await openBackend(config);
   const hooks = new AppHooks();
+  // Webhooks (rank 0) and cloud code (rank 1) add their functions here.
+  const functions = new FunctionSources();
   if (config.testWriteObserver) {
     logger.warn({ module: config.testWriteObserver }, 'TEST ONLY: a write observer module is loaded (--test-write-observer); do not run this in production');
     await loadWriteObserver(config.testWriteObserver, hooks.shared);
@@ -151,7 +155,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   // The batch route dispatches through the same table it is part of.
   let table: RouteTable;
   // Built-in classes' routes come first: their /1/classes/_X paths must win over the generic ones.
-  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes, ...unbuiltListRoutes, batchRoute(() => table)]);
+  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes, ...functionRoutes(functions), ...unbuiltListRoutes, batchRoute(() => table)]);
   registerAppRoutes(http, deps, table);
   const front = new DirectFront(deps, table, http.log as unknown as Logger, answerHooks);
   http.addHook('preClose', (done) => {
