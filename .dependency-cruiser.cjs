@@ -11,9 +11,6 @@
 
 // Files in an import cycle today (module level). Each is a type-only cycle.
 const KNOWN_FILE_CYCLES = [
-  // storage/driver.ts needs the SharedSlots port for `SqlDriver.sharedSlots`, and storage/port.ts
-  // needs SqlExecutor for the system namespace's transactions: one port split over two files.
-  '^src/storage/(driver|port)\\.ts$',
   // An app handle carries its write target and hooks (apps/registry.ts), and the write pipeline's
   // context names the app handle (rest/context.ts): the registry and the rest layer share types.
   '^src/(apps/registry|rest/write/pipeline|rest/context)\\.ts$',
@@ -28,7 +25,7 @@ const KNOWN_FILE_CYCLES = [
 const KNOWN_FOLDER_TANGLE = '^src/(apps|auth|encoding|mail|query|queue|rest|schema|sql|storage)(/|$)';
 
 const EDGE = '^src/(http/|server\\.ts$|main\\.ts$)';
-const DRIVER_DIRS = '^src/(storage|sql)/(sqlite|postgres)/';
+const DRIVER_DIRS = '^src/sql/(sqlite|postgres)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -57,7 +54,7 @@ module.exports = {
     },
     {
       name: 'drivers-only-in-driver-dirs',
-      comment: 'Only the driver directories (src/storage/<database>/, src/sql/<database>/) import a database driver.',
+      comment: 'Only the folder of each database (src/sql/<database>/) imports its driver.',
       severity: 'error',
       from: { path: '^src/', pathNot: DRIVER_DIRS },
       to: { path: 'node_modules/(better-sqlite3|pg|pg-[^/]+|@types/(better-sqlite3|pg))/' },

@@ -39,7 +39,7 @@ describe('layers (DESIGN.md "Layers", rules in .dependency-cruiser.cjs)', () => 
     const result = cruise();
     const sources = result.modules.map((module) => module.source);
     // A wrong path or an exclude that swallows everything would find no violation either.
-    for (const expected of ['src/http/', 'src/rest/', 'src/query/', 'src/storage/sqlite/', 'test/api/']) {
+    for (const expected of ['src/http/', 'src/rest/', 'src/query/', 'src/sql/sqlite/', 'test/api/']) {
       assert.ok(sources.some((source) => source.startsWith(expected)), `the check read no file under ${expected}`);
     }
     const violations = result.summary.violations.map(describeViolation);

@@ -2,7 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config/schema.ts';
-import type { Backend } from './storage/backend.ts';
+import type { Backend } from './sql/backend.ts';
 import { AppRegistry } from './apps/registry.ts';
 import { AppHooks } from './rest/write/hooks.ts';
 import { loadWriteObserver } from './rest/write/observer-module.ts';
@@ -57,10 +57,10 @@ export interface BasaltServer {
 /** Loads only the driver in use: each costs memory and start-up time. */
 export async function openBackend(config: Config): Promise<Backend> {
   if (config.databaseUrl) {
-    const { PostgresBackend } = await import('./storage/postgres/backend.ts');
+    const { PostgresBackend } = await import('./sql/postgres/backend.ts');
     return PostgresBackend.open(config.databaseUrl, config.databasePoolSize);
   }
-  const { SqliteBackend } = await import('./storage/sqlite/backend.ts');
+  const { SqliteBackend } = await import('./sql/sqlite/backend.ts');
   return SqliteBackend.open(config.dataDir);
 }
 

@@ -1,4 +1,4 @@
-import type { Backend } from '../storage/backend.ts';
+import type { Backend } from '../sql/backend.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { sameSecret } from '../auth/keys.ts';
 import { newKey, newObjectId } from './ids.ts';

@@ -1,7 +1,7 @@
 import { Errors } from '../errors/index.ts';
-import type { Backend } from '../storage/backend.ts';
+import type { Backend } from '../sql/backend.ts';
 import { SqlAppStore } from '../storage/sql-store.ts';
-import { AppNamespace } from '../storage/namespace.ts';
+import { AppNamespace } from '../sql/namespace.ts';
 import { UnitDriver } from '../storage/unit-driver.ts';
 import { SchemaService } from '../schema/service.ts';
 import { SessionService, type SessionWrites } from '../auth/sessions.ts';

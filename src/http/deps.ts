@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AppRegistry } from '../apps/registry.ts';
 import type { AccountService } from '../apps/accounts.ts';
-import type { Backend } from '../storage/backend.ts';
+import type { Backend } from '../sql/backend.ts';
 import type { Config } from '../config/schema.ts';
 
 /** The services the HTTP edge is wired to (built once in src/server.ts). */

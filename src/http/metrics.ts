@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AppRegistry } from '../apps/registry.ts';
-import type { Backend } from '../storage/backend.ts';
+import type { Backend } from '../sql/backend.ts';
 import type { RouteAnswerHook } from './answer-hooks.ts';
 
 /** Latency buckets in seconds: a read by id is well under a millisecond, a batch or a query may take seconds. */

@@ -31,7 +31,7 @@ export function translateRegex(pattern: unknown, options: unknown): RegexPattern
   if (flags.has('x')) source = stripFreeSpacing(source);
   source = toCommonSubset(source);
   try {
-    // Without the u flag: SQLite's regexp() runs the pattern so (src/storage/sqlite/driver.ts).
+    // Without the u flag: SQLite's regexp() runs the pattern so (src/sql/sqlite/driver.ts).
     new RegExp(source);
   } catch {
     throw Errors.invalidQuery(`Invalid regular expression: ${quote(pattern, 100)}.`);

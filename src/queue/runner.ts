@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { AppHandle, AppRegistry } from '../apps/registry.ts';
-import type { Backend } from '../storage/backend.ts';
+import type { Backend } from '../sql/backend.ts';
 import type { JobRecord } from '../storage/sql-jobs.ts';
 import type { WriteStep } from '../storage/port.ts';
 import { afterFailure, errorText, renewalInterval } from './policy.ts';

@@ -96,7 +96,7 @@ async function fetchObjects(ctx: RequestContext, className: string, ids: string[
     const chunk = ids.slice(i, i + CHUNK);
     // Without user fields in the grant, each object is read as a direct get reads it: the
     // store answers the reads of one moment with one statement over their ids, on a plan the
-    // database keeps (storage/lookup-batcher.ts).
+    // database keeps (sql/lookup-batcher.ts).
     const objects = grant.userFields
       ? await ctx.app.store.find(className, {
           where: and([

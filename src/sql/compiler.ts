@@ -95,10 +95,6 @@ export abstract class SqlCompiler {
   abstract explainSql(sql: string): string;
   /** The plan of one statement, from the rows of its `explainSql`. */
   abstract planOf(rows: readonly Row[]): unknown;
-  /** Column definition of an integer primary key the database assigns in insertion order. */
-  abstract readonly generatedKeyColumn: string;
-  /** Appended to CREATE TABLE for a table whose rows should be stored in primary-key order. */
-  readonly clusteredByKey: string = '';
 
   abstract placeholder(index: number): string;
   /** The JSON document column read as text / number / boolean / raw JSON at `path`. */

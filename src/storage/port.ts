@@ -1,7 +1,10 @@
 import type { FindQuery, IndexHint, WhereNode } from '../query/ast.ts';
 import type { AggregatePlan, DistinctQuery } from '../query/aggregate/ast.ts';
 import type { ClassSchema } from '../schema/types.ts';
-import type { SqlExecutor } from './driver.ts';
+import type { SharedSlots, SqlExecutor } from '../sql/driver.ts';
+
+// The slots are the driver's (src/sql/driver.ts); named here too, as part of the AppStore port.
+export type { SharedSlots, SlotHold } from '../sql/driver.ts';
 
 /** An object as stored: the built-in columns, the permission lists and the JSON document. */
 export interface StoredObject {
@@ -205,15 +208,4 @@ export class NumberOverflow extends Error {
   constructor() {
     super('an aggregate number overflowed');
   }
-}
-
-/** Numbered slots of a key that every server process on one database takes from. */
-export interface SharedSlots {
-  /** Takes a free slot among the first `count` of `key`; null when every one is held. */
-  take(key: string, count: number): Promise<SlotHold | null>;
-}
-
-export interface SlotHold {
-  /** Gives the slot back; safe to call twice. */
-  release(): Promise<void>;
 }

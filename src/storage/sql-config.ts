@@ -1,4 +1,4 @@
-import type { AppNamespace } from './namespace.ts';
+import type { AppNamespace } from '../sql/namespace.ts';
 
 /** One config parameter (spec 2.9): its value as stored JSON, and whether only the master key sees it. */
 export interface ConfigParam {

@@ -1,5 +1,5 @@
 import type { EventCount, EventCountQuery, EventStore, TrackedEvent } from './port.ts';
-import type { AppNamespace } from './namespace.ts';
+import type { AppNamespace } from '../sql/namespace.ts';
 import type { Params } from '../sql/params.ts';
 
 const HOUR_MS = 3_600_000;

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteDriver } from './sqlite/driver.ts';
-import { AppNamespace } from './namespace.ts';
-import { applyMigrations } from './backend.ts';
-import { APP_MIGRATIONS } from './migrations.ts';
+import { SqliteDriver } from '../sql/sqlite/driver.ts';
+import { AppNamespace } from '../sql/namespace.ts';
+import { applyMigrations } from '../sql/migrations.ts';
+import { APP_MIGRATIONS } from '../sql/sqlite/migrations.ts';
 import { ident } from '../sql/params.ts';
 import { SqlJobStore } from './sql-jobs.ts';
 

@@ -1,8 +1,8 @@
-import type { AppNamespace } from './namespace.ts';
-import type { SqlExecutor, Row } from './driver.ts';
+import type { AppNamespace } from '../sql/namespace.ts';
+import type { SqlExecutor, Row } from '../sql/driver.ts';
 import type { WriteStep } from './port.ts';
 import { newObjectId } from '../apps/ids.ts';
-import { TurnQueue } from './turn-queue.ts';
+import { TurnQueue } from '../sql/turn-queue.ts';
 
 export type JobStatus = 'pending' | 'running' | 'dead';
 export const JOB_STATUSES: readonly JobStatus[] = ['pending', 'running', 'dead'];

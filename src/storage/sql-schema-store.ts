@@ -1,9 +1,9 @@
 import { Errors } from '../errors/index.ts';
 import type { DdlStep, IndexKey, SchemaStore } from './port.ts';
-import type { SqlExecutor } from './driver.ts';
+import type { SqlExecutor } from '../sql/driver.ts';
 import { createHash } from 'node:crypto';
 import type { ClassSchema, StoredColumn, StoredIndexes } from '../schema/types.ts';
-import type { AppNamespace } from './namespace.ts';
+import type { AppNamespace } from '../sql/namespace.ts';
 import { ident, PUBLIC_COLUMN, schemaIndexName } from '../sql/params.ts';
 import { textIndexNames } from '../schema/indexes.ts';
 

@@ -1,10 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { PostgresDriver } from './postgres/driver.ts';
+import { PostgresDriver } from '../sql/postgres/driver.ts';
 import { testPostgresUrl } from '../sql/postgres/connection.test-helper.ts';
-import { AppNamespace } from './namespace.ts';
+import { AppNamespace } from '../sql/namespace.ts';
 import { SqlAppStore } from './sql-store.ts';
-import type { Row, SqlParam, StatementOptions } from './driver.ts';
+import type { Row, SqlParam, StatementOptions } from '../sql/driver.ts';
 import type { FindQuery, WhereNode } from '../query/ast.ts';
 
 /** The driver, recording the statements the store sends through `all`. */

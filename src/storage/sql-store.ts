@@ -1,11 +1,11 @@
 import { NumberOverflow, StaleSchema, UniqueViolation, type AggregateRow, type AppStore, type ObjectWrite, type Principals, type RelationChange, type SharedSlots, type StoredObject, type WriteStep } from './port.ts';
-import type { SqlExecutor, SqlParam, Row, StatementOptions } from './driver.ts';
+import type { SqlExecutor, SqlParam, Row, StatementOptions } from '../sql/driver.ts';
 import type { FindQuery, IndexHint, WhereNode } from '../query/ast.ts';
 import type { CompiledSql } from '../sql/compiler.ts';
 import type { AggregatePlan, DistinctQuery } from '../query/aggregate/ast.ts';
 import { compileAggregate } from '../sql/aggregate.ts';
 import { compileDistinct } from '../sql/distinct.ts';
-import { AppNamespace } from './namespace.ts';
+import { AppNamespace } from '../sql/namespace.ts';
 import { UnitDriver } from './unit-driver.ts';
 import { SqlSchemaStore } from './sql-schema-store.ts';
 import { SqlEventStore } from './sql-events.ts';

@@ -1,4 +1,4 @@
-import type { AppNamespace } from './namespace.ts';
+import type { AppNamespace } from '../sql/namespace.ts';
 import type { WriteStep } from './port.ts';
 
 export type TokenKind = 'verify' | 'reset';

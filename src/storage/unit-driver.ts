@@ -1,4 +1,4 @@
-import type { SqlDriver, SqlExecutor, SqlParam, Row, StatementOptions } from './driver.ts';
+import type { SqlDriver, SqlExecutor, SqlParam, Row, StatementOptions } from '../sql/driver.ts';
 
 /**
  * A driver whose every statement runs in one open transaction, on its one connection: the stores

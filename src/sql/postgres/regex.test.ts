@@ -8,7 +8,7 @@ import { toAre, wordPattern } from './regex.ts';
 
 /**
  * Differential test: every pattern runs on every subject both as the JavaScript expression SQLite
- * runs (src/storage/sqlite/driver.ts) and as its translation in PostgreSQL, and the two must
+ * runs (src/sql/sqlite/driver.ts) and as its translation in PostgreSQL, and the two must
  * agree. Likewise for the words of `$text`.
  */
 

@@ -50,11 +50,6 @@ export class SqliteCompiler extends SqlCompiler implements AggregateDialect {
   readonly docType = 'BLOB';
   readonly permsType = 'TEXT';
   readonly keyType = 'TEXT';
-  // An alias of the rowid: no second index, and new rows go to the end of the table.
-  readonly generatedKeyColumn = 'INTEGER PRIMARY KEY';
-  // The rows live in the key's B-tree: one tree to update instead of a table and an index, and
-  // a range of the key reads neighbouring pages.
-  override readonly clusteredByKey = ' WITHOUT ROWID';
   // Measured on 100,000 points: one statement per ring runs about a third of the instructions of
   // one statement holding all of them (docs/architecture.md, "Nearest first").
   override readonly ringsInOneStatement = false;

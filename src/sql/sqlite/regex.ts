@@ -2,7 +2,7 @@ import type { RegexPattern } from '../../query/ast.ts';
 import { caseVariantsOfCodeUnit, foldingCodeUnits } from '../../query/regex-case.ts';
 
 /**
- * The pattern SQLite's regexp() runs (src/storage/sqlite/driver.ts): JavaScript source with its
+ * The pattern SQLite's regexp() runs (src/sql/sqlite/driver.ts): JavaScript source with its
  * flags as a leading "(?ms)". The `i` option is written into the pattern instead of passed as a
  * flag: each letter becomes the class of its case variants (query/regex-case.ts) and each class
  * gains its members' variants. V8 runs a pattern that backtracks past its bound again in its
@@ -23,7 +23,7 @@ export function sqliteRegex(pattern: RegexPattern): string {
 
 /**
  * The SQL function that runs a pattern V8's linear-time engine may not take: the driver runs a
- * statement that calls it under a time limit (src/storage/sqlite/driver.ts). `regexp()` runs
+ * statement that calls it under a time limit (src/sql/sqlite/driver.ts). `regexp()` runs
  * every other pattern, with nothing around it.
  */
 export const TIMED_REGEXP = 'basalt_regexp_timed';

@@ -1,7 +1,7 @@
 import type { Client } from 'pg';
 import { pg } from './pg-module.ts';
-import type { SharedSlots, SlotHold } from '../port.ts';
-import { OneAtATime } from '../one-at-a-time.ts';
+import type { SharedSlots, SlotHold } from '../driver.ts';
+import { OneAtATime } from './one-at-a-time.ts';
 
 /** The connection holding this process's slots, and which slots of which key it holds. */
 interface Session {

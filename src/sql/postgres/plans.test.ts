@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PostgresDriver } from './driver.ts';
-import { testPostgresUrl } from '../../sql/postgres/connection.test-helper.ts';
+import { testPostgresUrl } from './connection.test-helper.ts';
 
 /**
  * Which plans the driver's statements run on. A pool size of 2 gives each of the driver's two

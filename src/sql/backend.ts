@@ -1,6 +1,5 @@
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import type { AppNamespace } from './namespace.ts';
-import type { Migration } from './migrations.ts';
 
 /** A message that tells every server process to drop a cached value. */
 export interface Invalidation {
@@ -47,24 +46,4 @@ export interface PoolUse {
   readonly idle: number;
   /** Callers queued for a connection. */
   readonly waiting: number;
-}
-
-/** Applies the migrations not yet recorded, in version order; the caller holds the lock. */
-export async function applyMigrations(
-  tx: SqlExecutor,
-  migrations: readonly Migration[],
-  table: (name: string) => string,
-  versionTable: string,
-): Promise<void> {
-  const d = tx.dialect;
-  await tx.run(`CREATE TABLE IF NOT EXISTS ${versionTable} ("version" INTEGER PRIMARY KEY, "appliedAt" TEXT NOT NULL)`);
-  // Every missing version is applied, not only those above the highest: a database that got a
-  // later version first (two changes landing in either order) still gets the earlier one.
-  const rows = await tx.all(`SELECT "version" FROM ${versionTable}`);
-  const applied = new Set(rows.map((row) => Number(row.version)));
-  for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-    if (applied.has(migration.version)) continue;
-    for (const statement of migration.statements(d, table)) await tx.run(statement);
-    await tx.run(`INSERT INTO ${versionTable} ("version", "appliedAt") VALUES (${d.placeholder(1)}, ${d.placeholder(2)})`, [migration.version, new Date().toISOString()]);
-  }
 }

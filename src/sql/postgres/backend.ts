@@ -1,8 +1,9 @@
 import { PostgresDriver } from './driver.ts';
 import { AppNamespace } from '../namespace.ts';
-import { applyMigrations, type Backend, type Invalidation, type PoolUse } from '../backend.ts';
-import { APP_MIGRATIONS, SYSTEM_MIGRATIONS } from '../migrations.ts';
-import { ident } from '../../sql/params.ts';
+import type { Backend, Invalidation, PoolUse } from '../backend.ts';
+import { applyMigrations } from '../migrations.ts';
+import { APP_MIGRATIONS, SYSTEM_MIGRATIONS } from './migrations.ts';
+import { ident } from '../params.ts';
 import type { SqlExecutor } from '../driver.ts';
 
 const SYSTEM_SCHEMA = 'basalt';

@@ -2,11 +2,11 @@ import type { Pool, PoolClient, QueryConfig } from 'pg';
 import type { PoolUse } from '../backend.ts';
 import { pg } from './pg-module.ts';
 import type { SqlDriver, SqlExecutor, SqlParam, Row, StatementOptions } from '../driver.ts';
-import { postgresDialect } from '../../sql/postgres/dialect.ts';
+import { postgresDialect } from './dialect.ts';
 import { LookupBatcher } from '../lookup-batcher.ts';
 import { multiRowInsert } from '../multi-row.ts';
 import { TurnQueue } from '../turn-queue.ts';
-import { OneAtATime } from '../one-at-a-time.ts';
+import { OneAtATime } from './one-at-a-time.ts';
 import { PostgresSharedSlots } from './shared-slots.ts';
 
 // int8 (counts) and numeric come back as JS numbers rather than strings.

@@ -2,9 +2,10 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SqliteDriver } from './driver.ts';
 import { AppNamespace } from '../namespace.ts';
-import { applyMigrations, type Backend, type Invalidation, type PoolUse } from '../backend.ts';
-import { APP_MIGRATIONS, SYSTEM_MIGRATIONS } from '../migrations.ts';
-import { ident } from '../../sql/params.ts';
+import type { Backend, Invalidation, PoolUse } from '../backend.ts';
+import { applyMigrations } from '../migrations.ts';
+import { APP_MIGRATIONS, SYSTEM_MIGRATIONS } from './migrations.ts';
+import { ident } from '../params.ts';
 import type { SqlExecutor } from '../driver.ts';
 
 /** The embedded backend: `basalt.db` for the system tables, `apps/<namespace>.db` per app. */

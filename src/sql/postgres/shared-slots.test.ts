@@ -2,7 +2,7 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { PostgresSharedSlots } from './shared-slots.ts';
-import { postgresForSuite, testPostgresUrl } from '../../sql/postgres/connection.test-helper.ts';
+import { postgresForSuite, testPostgresUrl } from './connection.test-helper.ts';
 
 /** Slots as advisory locks: each take locks one slot, the first free one, and release frees it. */
 describe('PostgresSharedSlots', () => {

@@ -1,5 +1,5 @@
 import type { SqlDriver } from './driver.ts';
-import { ident, objectName } from '../sql/params.ts';
+import { ident, objectName } from './params.ts';
 
 /**
  * Where one app's tables live: a PostgreSQL schema (qualified names) or a SQLite file of its own

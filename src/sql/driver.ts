@@ -1,14 +1,13 @@
-import type { SharedSlots } from './port.ts';
-import type { Dialect } from '../sql/dialect.ts';
-import type { Row, SqlParam } from '../sql/params.ts';
+import type { Dialect } from './dialect.ts';
+import type { Row, SqlParam } from './params.ts';
 
-// Defined beside the SQL that binds them (src/sql/ sits below storage); re-exported for the drivers.
+// Defined beside the SQL that binds them (params.ts); re-exported for the drivers and stores.
 export type { Row, SqlParam };
 
 /**
  * What the SQL storage needs from a database connection. Two implementations exist:
  * sqlite/driver.ts (better-sqlite3, one connection per app file) and postgres/driver.ts (a pg
- * pool shared by every app schema). Nothing else imports a database driver.
+ * pool shared by every app schema). Nothing outside those two folders imports a database driver.
  */
 /** How a statement is run, where a database makes a difference. */
 export interface StatementOptions {
@@ -63,4 +62,15 @@ export interface SqlDriver extends SqlExecutor {
   /** Slots every process on the database shares; null where one process owns the database (SQLite). */
   readonly sharedSlots: SharedSlots | null;
   close(): Promise<void>;
+}
+
+/** Numbered slots of a key that every server process on one database takes from. */
+export interface SharedSlots {
+  /** Takes a free slot among the first `count` of `key`; null when every one is held. */
+  take(key: string, count: number): Promise<SlotHold | null>;
+}
+
+export interface SlotHold {
+  /** Gives the slot back; safe to call twice. */
+  release(): Promise<void>;
 }

@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3';
 import type { SqlDriver, SqlExecutor, SqlParam, Row } from '../driver.ts';
-import { sqliteDialect } from '../../sql/sqlite/dialect.ts';
+import { sqliteDialect } from './dialect.ts';
 import { LookupBatcher } from '../lookup-batcher.ts';
 import { multiRowInsert } from '../multi-row.ts';
-import { pointInPolygon, textMatch, textWords } from '../../sql/sqlite/functions.ts';
-import { TIMED_REGEXP } from '../../sql/sqlite/regex.ts';
+import { pointInPolygon, textMatch, textWords } from './functions.ts';
+import { TIMED_REGEXP } from './regex.ts';
 import { runWithin } from './timed.ts';
 
 const TIMED_CALL = `${TIMED_REGEXP}(`;
