@@ -1,0 +1,69 @@
+import type { FieldRef, TextIndexRef, ValueKind } from '../../query/ast.ts';
+import { CompilerBase } from './base.ts';
+
+/** The compiler's DDL: column types, locks, indexes (plain, stored columns, text) and field drops. */
+export abstract class DdlCompiler extends CompilerBase {
+  /** Column types of a class table. */
+  abstract readonly docType: string;
+  abstract readonly permsType: string;
+  abstract readonly keyType: string;
+  /**
+   * A statement taking a lock, keyed by its one parameter, held until the transaction ends; null
+   * where transactions already exclude each other (SQLite's BEGIN IMMEDIATE).
+   */
+  transactionLockSql(): string | null {
+    return null;
+  }
+  /** A statement keeping every other reader and writer off a table until the transaction ends. */
+  lockTableSql(_table: string): string | null {
+    return null;
+  }
+  /** A statement keeping other writers (not readers) off a table until the transaction ends. */
+  lockTableWritesSql(_table: string): string | null {
+    return null;
+  }
+  /** Appended to a SELECT that reads a row it is about to update. */
+  readonly lockClause: string = '';
+  /** Index DDL for the read permission list (an index the ACL filter can use). */
+  abstract permsIndex(indexName: string, table: string): string | null;
+  /**
+   * Whether plain schema indexes end with the read permission list, so that the ACL filter of a
+   * query that an index serves reads the list from the index instead of from each row.
+   */
+  readonly permsInIndexes: boolean = false;
+  /**
+   * The definition of a column keeping the document's reading at `path` as `as`, computed by the
+   * database on every write; null where schema indexes stay on expressions (see
+   * storage/sql-schema-store.ts).
+   */
+  storedColumn(_column: string, _path: readonly string[], _as: ValueKind): string | null {
+    return null;
+  }
+  /** Follows the column list of a schema index over stored columns: the read permission list. */
+  readonly storedIndexInclude: string = '';
+  /**
+   * The definition of the column telling whether "*" may read the row (PUBLIC_COLUMN), which a
+   * class table gets with its first stored column; null where there are none.
+   */
+  readonly publicColumn: string | null = null;
+  /** Run outside any transaction once stored columns were added to `table`, or null. */
+  afterRewriteSql(_table: string): string | null {
+    return null;
+  }
+  /** Expression-index column list entry (PostgreSQL wants expressions in parentheses). */
+  indexExpr(expr: string, descending: boolean): string {
+    return `${expr} ${this.orderDirection(descending)}`;
+  }
+  /** The document with one top-level key removed (for dropping a field's data). */
+  abstract removeKey(doc: string, key: string): string;
+  /** An identifier for an index in the app's namespace, for DROP INDEX. */
+  abstract qualifyIndex(namespace: string | null, indexName: string): string;
+  /**
+   * Statements creating the text index `index` over the text at `field` (a String field) and
+   * filling it from the class's rows; `qualify` names an object of the app's namespace. From then
+   * on every write of the class keeps the index in step, within the writing statement.
+   */
+  abstract createTextIndex(index: TextIndexRef, field: FieldRef, qualify: (name: string) => string): string[];
+  /** Statements dropping the text index and everything that keeps it; each does nothing when run again. */
+  abstract dropTextIndex(index: TextIndexRef, qualify: (name: string) => string): string[];
+}

@@ -1,0 +1,149 @@
+import type { FindQuery } from '../../query/ast.ts';
+import { and, type WhereNode } from '../../query/ast.ts';
+import { ident } from '../params.ts';
+import { capBox, type RingSearch } from '../geo.ts';
+import { pageNumber, type CompiledSql } from './base.ts';
+import { WhereCompiler } from './where.ts';
+
+/**
+ * A page of objectId order under an indexed `$inQuery` is merged from one ordered read per
+ * inner value up to this many values (each read is an index seek and at most skip + limit
+ * entries); past it the page is read in objectId order, testing each row (see `inQueryPage`).
+ */
+export const MAX_PAGE_ARMS = 32;
+
+/**
+ * The compiler's two pages that are not one plain SELECT: a page in objectId order under an
+ * indexed `$inQuery`, and a nearest-first page searched in growing rings.
+ */
+export abstract class PageCompiler extends WhereCompiler {
+  /**
+   * A page in objectId order (no `order`, or `objectId` ascending) whose where requires a field
+   * that leads an index to be among an inner query's values (`$inQuery`, `$select`). Read in
+   * objectId order and tested row by row, such a page reads about limit ÷ (share of rows that
+   * match) rows; read through the field's index, every matching row is read and sorted. Both
+   * grow with the data. Here each inner value gets its own read of the index, in objectId order
+   * (schema indexes end with objectId, storage/sql-schema-store.ts), stopping at skip + limit
+   * entries that pass the rest of the where; the page is the first of the merged reads. The
+   * inner query runs once, into `_o`; with more than MAX_PAGE_ARMS values the statement reads
+   * the page the plain way instead, from the same values. Each half's LIMIT is 0 when the other
+   * half answers, and neither database starts reading under a LIMIT of 0 (see ringSelect).
+   */
+  protected inQueryPage(table: (className: string) => string, className: string, query: FindQuery): CompiledSql | null {
+    const [first, ...more] = query.order;
+    // A hinted index is read as asked, not through the inner query's field.
+    if (query.hint && this.indexHints) return null;
+    if (more.length > 0 || (first && (first.field.kind !== 'column' || first.field.column !== 'objectId' || first.descending))) return null;
+    const parts = conjuncts(query.where);
+    const at = parts.findIndex((part) => part.kind === 'inSubquery' && part.indexed === true && part.element === null);
+    const node = parts[at];
+    if (!node || node.kind !== 'inSubquery') return null;
+    const rest = and(parts.filter((_, i) => i !== at));
+    const params = this.params(table);
+    // Parameters are added in text order: SQLite numbers "?" by position.
+    const values = `SELECT DISTINCT "_v" FROM (${this.subSelect(node.query, node.as, params, '_v')}) AS "_i"`;
+    const page = (arms: boolean) =>
+      `LIMIT CASE WHEN (SELECT count(*) FROM "_o") ${arms ? '<=' : '>'} ${MAX_PAGE_ARMS} THEN ${pageNumber(query.limit)} ELSE 0 END OFFSET ${pageNumber(query.skip)}`;
+    const field = this.fieldExpr(node.field, node.as);
+    const order = `${this.textCollate(ident('objectId'))} ASC`;
+    const merged = this.armsPage({ table: table(className), field, order, rows: pageNumber(query.skip + query.limit), page: page(true) }, () => this.where(rest, params));
+    const test = `${this.inSelected(field, 'SELECT "_v" FROM "_o"', node.query.limit)} AND (${this.where(rest, params)})`;
+    const plain = `SELECT "objectId", "createdAt", "updatedAt", "data" FROM ${table(className)} WHERE ${this.walkFilter(test)} ORDER BY ${order} ${page(false)}`;
+    const both = `SELECT * FROM (${merged}) AS "_m" UNION ALL SELECT * FROM (${plain}) AS "_p"`;
+    const sql = `WITH "_o" AS MATERIALIZED (${values}) SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} FROM (${both}) AS "_t" ORDER BY ${order}`;
+    // Each half reads in one way whatever the values (an index seek per value, or the walk), so
+    // one plan serves every run; planning this statement anew cost PostgreSQL more than running it.
+    return { sql, params: params.values, planOnce: true };
+  }
+
+  /**
+   * The fallback half of `inQueryPage` walks the table in objectId order testing each row with
+   * `test`. SQLite plans every run for its values and finds that walk itself; see the PostgreSQL
+   * dialect for a plan made once.
+   */
+  protected walkFilter(test: string): string {
+    return test;
+  }
+
+  /**
+   * The merged half of `inQueryPage`: for each value `"_v"` of `"_o"`, the rows in `order` whose
+   * `field` equals it and that pass `rest`; of those, the `page`. SQLite has no LATERAL, so there
+   * is an arm for each of the MAX_PAGE_ARMS places of `"_o"`, each reading its value once (an
+   * uncorrelated scalar subquery; past the last value it is NULL and the arm reads nothing). A
+   * compound SELECT under ORDER BY is merged from its arms, each delivering ids in index order, and
+   * the merge stops at the page: about skip + limit index entries are read in all, where reading
+   * `rows` entries per value and sorting them read up to `rows` times the number of values.
+   * `+` takes the text affinity of `"_v"` off the value, which would otherwise keep the comparison
+   * off the field's expression index (each arm would then walk the primary key).
+   */
+  protected armsPage(arms: ArmsPage, rest: () => string): string {
+    const arm = (i: number) => `SELECT "objectId" FROM ${arms.table} WHERE ${arms.field} = +(SELECT "_v" FROM "_o" LIMIT 1 OFFSET ${i}) AND (${rest()})`;
+    const ids = `${Array.from({ length: MAX_PAGE_ARMS }, (_, i) => arm(i)).join(' UNION ALL ')} ORDER BY ${arms.order} ${arms.page}`;
+    return `SELECT "objectId", "createdAt", "updatedAt", "data" FROM ${arms.table} WHERE "objectId" IN (${ids})`;
+  }
+
+  /**
+   * A nearest-first page searched for in growing rings, in one statement (sql/geo.ts). Each ring
+   * but the last is a CTE of its nearest `rows` rows passing the whole filter; `_pick` is the first
+   * ring holding that many, or the last. Both databases evaluate a CTE and an uncorrelated scalar
+   * subquery once, when first read, and CASE stops at its first true branch, so the rings beyond
+   * the pick are never read; a LIMIT of 0 keeps the other rings out of the answer, and neither
+   * database starts reading under a LIMIT of 0.
+   */
+  protected ringSelect(table: (className: string) => string, className: string, query: FindQuery, { node, rest, radii, rows }: RingSearch): CompiledSql {
+    const params = this.params(table);
+    const order = `"_d" ${this.orderDirection(false)}, ${this.textCollate(ident('objectId'))} ASC`;
+    // The page's numbers are written as literals: SQLite plans a LIMIT from its value, so a bound
+    // LIMIT makes it prepare the statement again on every run, and reads every ring.
+    pageNumber(rows);
+    const pick = (ring: number) => `LIMIT CASE WHEN (SELECT "i" FROM "_pick") = ${ring} THEN ${rows} ELSE 0 END`;
+    const { latitude, longitude } = this.geoExprs(node.field);
+    // Every ring reads the same point and the same filter: where a placeholder may be used
+    // again, they are bound once (a third of the parameters of eight rings, each parsed by the
+    // database and written by the driver on every run).
+    const shared = <T>(make: () => T): (() => T) => {
+      if (!this.reusablePlaceholders) return make;
+      let made: T | undefined;
+      return () => (made ??= make());
+    };
+    const distanceOf = shared(() => this.distance(latitude, longitude, node.point, params));
+    const restOf = shared(() => rest.map((part) => `(${this.where(part, params)})`));
+    const radiusOf = radii.map((radians) => shared(() => params.add(radians)));
+    // A ring reads the nearest `rows` rows of its box and its radius is tested where the ring is
+    // read, not in its WHERE: in distance order the rows within the radius come before the
+    // box's corners, so the first `rows` rows of the box hold all of the ring's first `rows`.
+    // The distance is then computed once per row, as the sort key; tested in the WHERE too,
+    // PostgreSQL computed it twice for every row kept.
+    const ring = (radians: number, limit: () => string) => {
+      const box = capBox(node.point, radians);
+      const where = [box ? this.geoBox(node.field, box, params) : `${latitude} IS NOT NULL`, ...restOf()].join(' AND ');
+      return `SELECT "objectId", "createdAt", "updatedAt", "data", ${distanceOf()} AS "_d" FROM ${table(className)} WHERE ${where} ORDER BY ${order} ${limit()}`;
+    };
+    const last = radii.length - 1;
+    const ctes = radii.slice(0, last).map((radians, i) => `"_r${i}" AS MATERIALIZED (${ring(radians, () => `LIMIT ${rows}`)})`);
+    const firstFull = radii.slice(0, last).map((_, i) => `WHEN (SELECT count(*) FROM "_r${i}" WHERE "_d" <= ${radiusOf[i]!()}) >= ${rows} THEN ${i}`);
+    ctes.push(`"_pick" AS MATERIALIZED (SELECT CASE ${firstFull.join(' ')} ELSE ${last} END AS "i")`);
+    const arms = radii.map((radians, i) => {
+      const read = i < last ? `SELECT * FROM "_r${i}" WHERE "_d" <= ${radiusOf[i]!()} ${pick(i)}` : `SELECT * FROM (${ring(radians, () => pick(i))}) AS "_l" WHERE "_d" <= ${radiusOf[i]!()}`;
+      return `SELECT * FROM (${read}) AS "_a${i}"`;
+    });
+    const sql = `WITH ${ctes.join(', ')} SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} FROM (${arms.join(' UNION ALL ')}) AS "_t" ORDER BY ${order} LIMIT ${pageNumber(query.limit)} OFFSET ${pageNumber(query.skip)}`;
+    // Each ring is a narrow box whatever the values, so one plan serves every run; planning the
+    // rings anew would cost PostgreSQL several times what running them does.
+    return { sql, params: params.values, planOnce: true };
+  }
+}
+
+/** What `armsPage` merges: SQL text, each part already checked or compiled. */
+export interface ArmsPage {
+  readonly table: string;
+  readonly field: string;
+  readonly order: string;
+  readonly rows: string;
+  readonly page: string;
+}
+
+/** The parts of a where that must all hold, `and` within `and` flattened. */
+function conjuncts(node: WhereNode): readonly WhereNode[] {
+  return node.kind === 'and' ? node.nodes.flatMap(conjuncts) : [node];
+}
