@@ -8,6 +8,7 @@ import { AppHooks } from './rest/write/hooks.ts';
 import { loadWriteObserver } from './rest/write/observer-module.ts';
 import { sessionWrites } from './rest/write/internal.ts';
 import { AccountService } from './apps/accounts.ts';
+import { SqlSystemStore } from './storage/sql-system.ts';
 import { bootstrap, type BootstrapReport } from './apps/bootstrap.ts';
 import type { HttpDeps } from './http/deps.ts';
 import { applyCors } from './http/cors.ts';
@@ -84,8 +85,9 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     logger.warn({ module: config.testWriteObserver }, 'TEST ONLY: a write observer module is loaded (--test-write-observer); do not run this in production');
     await loadWriteObserver(config.testWriteObserver, hooks.shared);
   }
-  const apps = new AppRegistry(backend, hooks, sessionWrites, (type) => JOB_TYPES[type]?.maxAttempts ?? config.queueMaxAttempts);
-  const accounts = new AccountService(backend);
+  const system = new SqlSystemStore(backend);
+  const apps = new AppRegistry(backend, system, hooks, sessionWrites, (type) => JOB_TYPES[type]?.maxAttempts ?? config.queueMaxAttempts);
+  const accounts = new AccountService(system);
   // Several processes may start at once on one PostgreSQL: only one creates the default app.
   const report = await backend.exclusive('bootstrap', () => bootstrap(config, apps, accounts));
   const deps: HttpDeps = { config, backend, apps, accounts, logger };

@@ -1,5 +1,6 @@
 import { Errors } from '../errors/index.ts';
 import type { Backend } from '../sql/backend.ts';
+import type { SystemApp, SystemStore } from '../storage/system-port.ts';
 import { SqlAppStore } from '../storage/sql-store.ts';
 import { AppNamespace } from '../sql/namespace.ts';
 import { UnitDriver } from '../storage/unit-driver.ts';
@@ -59,9 +60,14 @@ export class AppRegistry {
   private readonly loadedRecords = new Map<string, AppRecord>();
   private readonly openHandles = new Map<string, AppHandle>();
 
-  /** `maxAttemptsOf`: how many attempts a new job of a type gets (its type's own number, or the server's). */
+  /**
+   * `backend` opens the apps' namespaces and carries the invalidation messages; `system` holds the
+   * app records. `maxAttemptsOf`: how many attempts a new job of a type gets (its type's own
+   * number, or the server's).
+   */
   constructor(
     private readonly backend: Backend,
+    private readonly system: SystemStore,
     private readonly hooks: AppHooks,
     /** The write pipeline's entry for sessions (rest/write/internal.ts), which src/server.ts hands in. */
     private readonly sessionWrites: (app: WriteTarget) => SessionWrites,
@@ -75,14 +81,6 @@ export class AppRegistry {
       // A schema change can drop the users or roles relation of _Role, and with it memberships.
       if (message.what === 'roles' || message.what === 'schema') void this.handles.get(message.appId)?.then((handle) => handle.roles.invalidate());
     });
-  }
-
-  private get db() {
-    return this.backend.system;
-  }
-
-  private table(name: string): string {
-    return this.backend.systemTable(name);
   }
 
   find(applicationId: string): Promise<AppRecord | null> {
@@ -124,20 +122,13 @@ export class AppRegistry {
     // No app id holds NUL (it is never created with one), and PostgreSQL refuses the character
     // in a text parameter: such an id, from a decoded path (/files/%00/…), is no app.
     if (applicationId.includes('\u0000')) return null;
-    const d = this.db.dialect;
-    const rows = await this.db.all(`SELECT * FROM ${this.table('apps')} WHERE "applicationId" = ${d.placeholder(1)}`, [applicationId]);
-    return rows[0] ? toRecord(rows[0]) : null;
+    const found = await this.system.apps.find(applicationId);
+    return found ? toRecord(found) : null;
   }
 
+  /** Every app, or those an account owns or collaborates on, in creation order. */
   async list(accountId?: string): Promise<AppRecord[]> {
-    const d = this.db.dialect;
-    const rows = accountId
-      ? await this.db.all(
-          `SELECT a.* FROM ${this.table('apps')} a WHERE a."ownerId" = ${d.placeholder(1)} OR EXISTS (SELECT 1 FROM ${this.table('collaborators')} c WHERE c."applicationId" = a."applicationId" AND c."accountId" = ${d.placeholder(2)}) ORDER BY a."createdAt", a."applicationId"`,
-          [accountId, accountId],
-        )
-      : await this.db.all(`SELECT * FROM ${this.table('apps')} ORDER BY "createdAt", "applicationId"`);
-    return rows.map(toRecord);
+    return (await this.system.apps.list(accountId)).map(toRecord);
   }
 
   /**
@@ -232,13 +223,8 @@ export class AppRegistry {
       createdAt: now,
       updatedAt: now,
     };
-    const d = this.db.dialect;
-    const placeholders = Array.from({ length: 8 }, (_, i) => d.placeholder(i + 1)).join(', ');
     try {
-      await this.db.run(
-        `INSERT INTO ${this.table('apps')} ("applicationId", "namespace", "ownerId", "appName", "keys", "settings", "createdAt", "updatedAt") VALUES (${placeholders})`,
-        [record.applicationId, record.namespace, record.ownerId, record.appName, JSON.stringify(record.keys), JSON.stringify(record.settings), now, now],
-      );
+      await this.system.apps.insert(record);
     } catch (error) {
       if (await this.load(record.applicationId)) throw Errors.duplicateValue(`An app with the id ${record.applicationId} exists already.`);
       throw error;
@@ -258,19 +244,14 @@ export class AppRegistry {
       settings: { ...current.settings, ...stripUndefined(change.settings ?? {}) },
       updatedAt: new Date().toISOString(),
     };
-    const d = this.db.dialect;
-    await this.db.run(
-      `UPDATE ${this.table('apps')} SET "appName" = ${d.placeholder(1)}, "keys" = ${d.placeholder(2)}, "settings" = ${d.placeholder(3)}, "updatedAt" = ${d.placeholder(4)} WHERE "applicationId" = ${d.placeholder(5)}`,
-      [next.appName, JSON.stringify(next.keys), JSON.stringify(next.settings), next.updatedAt, applicationId],
-    );
+    await this.system.apps.update(applicationId, next);
     this.forget(applicationId);
     await this.backend.publish({ appId: applicationId, what: 'app' });
     return next;
   }
 
-  async count(): Promise<number> {
-    const rows = await this.db.all(`SELECT count(*) AS "n" FROM ${this.table('apps')}`);
-    return Number(rows[0]?.n ?? 0);
+  count(): Promise<number> {
+    return this.system.apps.count();
   }
 }
 
@@ -278,15 +259,7 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-function toRecord(row: Record<string, unknown>): AppRecord {
-  return {
-    applicationId: String(row.applicationId),
-    appName: String(row.appName),
-    namespace: String(row.namespace),
-    ownerId: row.ownerId == null ? null : String(row.ownerId),
-    keys: JSON.parse(String(row.keys)) as AppKeys,
-    settings: { ...DEFAULT_SETTINGS, ...(JSON.parse(String(row.settings)) as AppSettings) },
-    createdAt: String(row.createdAt),
-    updatedAt: String(row.updatedAt),
-  };
+/** A stored app as the rest of Basalt sees it: settings never written take their defaults. */
+function toRecord(app: SystemApp): AppRecord {
+  return { ...app, keys: app.keys as AppKeys, settings: { ...DEFAULT_SETTINGS, ...app.settings } };
 }
