@@ -1,7 +1,7 @@
 import type { SystemStore } from '../storage/system-port.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { sameSecret } from '../auth/keys.ts';
-import { newKey, newObjectId } from './ids.ts';
+import { newKey, newObjectId } from '../storage/ids.ts';
 
 export interface Account {
   readonly id: string;

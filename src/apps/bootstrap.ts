@@ -2,7 +2,7 @@ import type { Config } from '../config/schema.ts';
 import type { AppRegistry } from './registry.ts';
 import type { AccountService } from './accounts.ts';
 import type { AppKeys, AppRecord } from './types.ts';
-import { newKey } from './ids.ts';
+import { newKey } from '../storage/ids.ts';
 
 export interface BootstrapReport {
   /** Set when this start created the admin account: its credentials, shown once. */

@@ -16,7 +16,7 @@ import { SqlConfigStore } from '../storage/sql-config.ts';
 import { SqlJobStore, type JobStore } from '../storage/sql-jobs.ts';
 import { ConfigService } from './config.ts';
 import { DEFAULT_SETTINGS, KEY_NAMES, type AppKeys, type AppRecord, type AppSettings } from './types.ts';
-import { newHex, newKey } from './ids.ts';
+import { newHex, newKey } from '../storage/ids.ts';
 
 /** What a request needs of its app: the record, its store and its schema cache. */
 export interface AppHandle {

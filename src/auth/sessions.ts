@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppStore, StoredObject } from '../storage/port.ts';
 import type { SchemaService } from '../schema/service.ts';
 import { ensureBuiltinClass } from '../schema/builtin.ts';
-import { newObjectId } from '../apps/ids.ts';
+import { newObjectId } from '../storage/ids.ts';
 import type { WhereNode } from '../query/ast.ts';
 import type { InnerScope } from '../query/secure.ts';
 

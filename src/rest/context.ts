@@ -1,8 +1,9 @@
 import type { AppHandle } from '../apps/registry.ts';
 import type { Principals } from '../storage/port.ts';
 import type { SessionInfo } from '../auth/sessions.ts';
+import type { KeyKind } from '../auth/credentials.ts';
 
-export type KeyKind = 'master' | 'rest' | 'client' | 'javascript' | 'windows';
+export type { KeyKind } from '../auth/credentials.ts';
 
 export interface Auth {
   readonly key: KeyKind;

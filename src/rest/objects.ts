@@ -1,6 +1,6 @@
 import { Errors } from '../errors/index.ts';
 import { PUBLIC, type Acl } from '../encoding/acl.ts';
-import { isoTimestamp, newObjectId } from '../apps/ids.ts';
+import { isoTimestamp, newObjectId } from '../storage/ids.ts';
 import { documentJson } from '../encoding/document-json.ts';
 import { classGrant, grantAllows, grantWhere, hideProtected, type ClassGrant } from '../auth/clp.ts';
 import type { ClassSchema } from '../schema/types.ts';

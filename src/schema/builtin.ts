@@ -1,5 +1,5 @@
 import { DEFAULT_CLP, type ClassSchema, type FieldType } from './types.ts';
-import type { DdlStep } from '../storage/port.ts';
+import type { DdlStep } from './store.ts';
 import { fieldAccess } from '../query/fields.ts';
 import type { SchemaService } from './service.ts';
 

@@ -1,5 +1,5 @@
 import { Errors } from '../errors/index.ts';
-import type { SchemaStore } from '../storage/port.ts';
+import type { SchemaStore } from './store.ts';
 import { DEFAULT_CLP, describeType, sameType, type ClassSchema, type FieldType } from './types.ts';
 
 export interface EnsureOptions {

@@ -1,10 +1,12 @@
 import type { FindQuery, IndexHint, WhereNode } from '../query/ast.ts';
 import type { AggregatePlan, DistinctQuery } from '../query/aggregate/ast.ts';
-import type { ClassSchema } from '../schema/types.ts';
+import type { SchemaStore } from '../schema/store.ts';
 import type { SharedSlots, SqlExecutor } from '../sql/driver.ts';
 
 // The slots are the driver's (src/sql/driver.ts); named here too, as part of the AppStore port.
 export type { SharedSlots, SlotHold } from '../sql/driver.ts';
+// The schema's own port (what the schema service needs stored), declared beside its user.
+export type { DdlStep, IndexKey, SchemaStore } from '../schema/store.ts';
 
 /** An object as stored: the built-in columns, the permission lists and the JSON document. */
 export interface StoredObject {
@@ -140,36 +142,6 @@ export interface EventStore {
   append(event: TrackedEvent): Promise<void>;
   /** Buckets with at least one event, in time order, then by value. */
   counts(query: EventCountQuery): Promise<EventCount[]>;
-}
-
-export interface SchemaStore {
-  loadAll(): Promise<ClassSchema[]>;
-  /** Creates the class table and schema row if absent; runs `change` on the current schema under a lock. */
-  change(className: string, change: (current: ClassSchema | null) => ClassSchema | null, ddl?: (current: ClassSchema | null, next: ClassSchema) => DdlStep[]): Promise<ClassSchema | null>;
-  drop(className: string): Promise<void>;
-  /**
-   * Deletes every object of each class named and the relation rows they own, keeping the
-   * schemas, in one transaction. A class without a schema is skipped; false when none had one.
-   */
-  purge(classNames: readonly string[]): Promise<boolean>;
-  countObjects(className: string): Promise<number>;
-}
-
-/** Structural changes the schema layer asks storage to make along with a schema change. */
-export type DdlStep =
-  | { readonly kind: 'createIndex'; readonly name: string; readonly keys: readonly IndexKey[]; readonly unique?: boolean }
-  | { readonly kind: 'dropIndex'; readonly name: string }
-  /** A text index serving `$text` on one String field: filled from the rows there, kept in step with every write. */
-  | { readonly kind: 'createTextIndex'; readonly name: string; readonly field: import('../query/ast.ts').FieldRef }
-  | { readonly kind: 'dropTextIndex'; readonly name: string }
-  | { readonly kind: 'dropField'; readonly field: string; readonly relation: boolean };
-
-export interface IndexKey {
-  readonly field: import('../query/ast.ts').FieldRef;
-  readonly as: import('../query/ast.ts').ValueKind | 'json';
-  readonly descending: boolean;
-  /** The column is the latitude cell of the latitude at `field` (sql/geo.ts), not the value itself. */
-  readonly latitudeCell?: true;
 }
 
 /** A write broke a unique index; `index` is the name the schema layer gave it (see builtin.ts). */

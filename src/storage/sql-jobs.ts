@@ -1,7 +1,7 @@
 import type { AppNamespace } from '../sql/namespace.ts';
 import type { SqlExecutor, Row } from '../sql/driver.ts';
 import type { WriteStep } from './port.ts';
-import { newObjectId } from '../apps/ids.ts';
+import { newObjectId } from './ids.ts';
 import { TurnQueue } from '../sql/turn-queue.ts';
 
 export type JobStatus = 'pending' | 'running' | 'dead';

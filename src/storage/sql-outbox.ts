@@ -1,6 +1,6 @@
 import type { AppNamespace } from '../sql/namespace.ts';
 import type { WriteStep } from './port.ts';
-import { newObjectId } from '../apps/ids.ts';
+import { newObjectId } from './ids.ts';
 
 /**
  * `unsent`: the app has no SMTP settings, so the mail waits here for the operator (the embedded

@@ -1,6 +1,6 @@
 import { CATALOG, Errors, isApiError } from '../../errors/index.ts';
 import { isPlainObject } from '../../encoding/values.ts';
-import { randomAlphanumerics } from '../../apps/ids.ts';
+import { randomAlphanumerics } from '../../storage/ids.ts';
 import { authProviderSettings } from '../../apps/settings.ts';
 import { providerFor, type AuthProvider, type ProviderContext } from '../../auth/providers/index.ts';
 import { ensureBuiltinClass } from '../../schema/builtin.ts';

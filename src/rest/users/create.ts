@@ -1,6 +1,6 @@
 import { Errors } from '../../errors/index.ts';
 import { decodeAcl } from '../../encoding/acl.ts';
-import { newObjectId } from '../../apps/ids.ts';
+import { newObjectId } from '../../storage/ids.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import { ensureBuiltinClass } from '../../schema/builtin.ts';
 import type { StoredObject } from '../../storage/port.ts';

@@ -1,9 +1,9 @@
-import type { FindQuery } from '../../query/ast.ts';
-import { and, type WhereNode } from '../../query/ast.ts';
-import { ident } from '../params.ts';
-import { capBox, type RingSearch } from '../geo.ts';
-import { pageNumber, type CompiledSql } from './base.ts';
-import { WhereCompiler } from './where.ts';
+import type { FindQuery } from '../query/ast.ts';
+import { and, type WhereNode } from '../query/ast.ts';
+import { ident } from './params.ts';
+import { capBox, type RingSearch } from './geo.ts';
+import { pageNumber, type CompiledSql } from './compiler-base.ts';
+import { WhereCompiler } from './compiler-where.ts';
 
 /**
  * A page of objectId order under an indexed `$inQuery` is merged from one ordered read per

@@ -1,7 +1,7 @@
-import type { FieldRef, LatLng } from '../../query/ast.ts';
-import type { Params } from '../params.ts';
-import { capBox, cellsOf, CELLS_PER_DEGREE, type Box } from '../geo.ts';
-import { DdlCompiler } from './ddl.ts';
+import type { FieldRef, LatLng } from '../query/ast.ts';
+import type { Params } from './params.ts';
+import { capBox, cellsOf, CELLS_PER_DEGREE, type Box } from './geo.ts';
+import { DdlCompiler } from './compiler-ddl.ts';
 
 /**
  * The compiler's geo constraints: the box of a GeoPoint index (sql/geo.ts holds the geometry),

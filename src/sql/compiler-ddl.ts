@@ -1,5 +1,5 @@
-import type { FieldRef, TextIndexRef, ValueKind } from '../../query/ast.ts';
-import { CompilerBase } from './base.ts';
+import type { FieldRef, TextIndexRef, ValueKind } from '../query/ast.ts';
+import { CompilerBase } from './compiler-base.ts';
 
 /** The compiler's DDL: column types, locks, indexes (plain, stored columns, text) and field drops. */
 export abstract class DdlCompiler extends CompilerBase {

@@ -1,6 +1,6 @@
-import type { FieldRef, IndexHint, ValueKind } from '../../query/ast.ts';
-import { Params, ident, safeKey } from '../params.ts';
-import type { Row, SqlParam } from '../params.ts';
+import type { FieldRef, IndexHint, ValueKind } from '../query/ast.ts';
+import { Params, ident, safeKey } from './params.ts';
+import type { Row, SqlParam } from './params.ts';
 
 
 /** A page number written into SQL text: a whole number, checked again here. */
@@ -17,10 +17,11 @@ export interface CompiledSql {
 }
 
 /**
- * The root of the one SQL compiler (see select.ts for the whole): what a statement can do on this
+ * The root of the one SQL compiler (see compiler.ts for the whole): what a statement can do on this
  * database, how a parameter and a field of the document are written. The compiler is one class
- * built in layers, a file per concern (base, ddl, geo-sql, where, pages, select); a dialect
- * extends the last and overrides the handful of methods where SQLite and PostgreSQL differ.
+ * built in layers, a file per concern (compiler-base, -ddl, -geo, -where, -pages, then
+ * compiler.ts); a dialect extends the last and overrides the handful of methods where SQLite and
+ * PostgreSQL differ.
  */
 export abstract class CompilerBase {
   abstract readonly name: 'sqlite' | 'postgres';

@@ -1,9 +1,9 @@
-import type { ElementOf, FieldRef, RegexPattern, SubQuery, TextIndexRef, ValueKind, WhereNode } from '../../query/ast.ts';
-import { PUBLIC_COLUMN, ident, type Params, type SqlParam } from '../params.ts';
-import { prefixUpperBound } from '../../query/regex.ts';
-import { polygonBox } from '../geo.ts';
-import { pageNumber } from './base.ts';
-import { GeoCompiler } from './geo-sql.ts';
+import type { ElementOf, FieldRef, RegexPattern, SubQuery, TextIndexRef, ValueKind, WhereNode } from '../query/ast.ts';
+import { PUBLIC_COLUMN, ident, type Params, type SqlParam } from './params.ts';
+import { prefixUpperBound } from '../query/regex.ts';
+import { polygonBox } from './geo.ts';
+import { pageNumber } from './compiler-base.ts';
+import { GeoCompiler } from './compiler-geo.ts';
 
 
 /**

@@ -1,0 +1,38 @@
+import type { FieldRef, ValueKind } from '../query/ast.ts';
+import type { ClassSchema } from './types.ts';
+
+/**
+ * What the schema service (service.ts) needs from storage: the class schemas of one app, changed
+ * under a lock together with the structure they describe (storage/sql-schema-store.ts). Declared
+ * here, beside its user, so that schema/ names nothing of storage/; storage/port.ts re-exports it
+ * as part of the AppStore port.
+ */
+export interface SchemaStore {
+  loadAll(): Promise<ClassSchema[]>;
+  /** Creates the class table and schema row if absent; runs `change` on the current schema under a lock. */
+  change(className: string, change: (current: ClassSchema | null) => ClassSchema | null, ddl?: (current: ClassSchema | null, next: ClassSchema) => DdlStep[]): Promise<ClassSchema | null>;
+  drop(className: string): Promise<void>;
+  /**
+   * Deletes every object of each class named and the relation rows they own, keeping the
+   * schemas, in one transaction. A class without a schema is skipped; false when none had one.
+   */
+  purge(classNames: readonly string[]): Promise<boolean>;
+  countObjects(className: string): Promise<number>;
+}
+
+/** Structural changes the schema layer asks storage to make along with a schema change. */
+export type DdlStep =
+  | { readonly kind: 'createIndex'; readonly name: string; readonly keys: readonly IndexKey[]; readonly unique?: boolean }
+  | { readonly kind: 'dropIndex'; readonly name: string }
+  /** A text index serving `$text` on one String field: filled from the rows there, kept in step with every write. */
+  | { readonly kind: 'createTextIndex'; readonly name: string; readonly field: FieldRef }
+  | { readonly kind: 'dropTextIndex'; readonly name: string }
+  | { readonly kind: 'dropField'; readonly field: string; readonly relation: boolean };
+
+export interface IndexKey {
+  readonly field: FieldRef;
+  readonly as: ValueKind | 'json';
+  readonly descending: boolean;
+  /** The column is the latitude cell of the latitude at `field` (sql/geo.ts), not the value itself. */
+  readonly latitudeCell?: true;
+}
