@@ -122,8 +122,8 @@ eachBackendWithSdk('SDK errors', (suite) => {
     assert.equal(await count(className), 0);
   });
 
-  it('108: a cloud function (Basalt has none)', async () => {
-    await refused(() => Parse.Cloud.run('hello'), 108);
+  it('141: a cloud function nothing defines', async () => {
+    await refused(() => Parse.Cloud.run('nothingDefinesThis'), Parse.Error.SCRIPT_FAILED);
   });
 
   it('903: a wrong JavaScript key, or an application id the server does not know', async () => {
