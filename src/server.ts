@@ -36,6 +36,8 @@ import { purgeRoutes } from './http/routes/purge.ts';
 import { unbuiltListRoutes } from './http/routes/unbuilt-lists.ts';
 import { functionRoutes } from './http/routes/functions.ts';
 import { FunctionSources } from './rest/functions.ts';
+import { hookRoutes } from './http/routes/hooks.ts';
+import { Webhooks } from './webhooks/service.ts';
 import { registerAppsRoutes } from './http/routes/apps.ts';
 import { registerHealthRoute } from './http/routes/health.ts';
 import { registerUserPages } from './http/routes/user-pages.ts';
@@ -85,6 +87,9 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     await loadWriteObserver(config.testWriteObserver, hooks.shared);
   }
   const apps = new AppRegistry(backend, hooks, sessionWrites, (type) => JOB_TYPES[type]?.maxAttempts ?? config.queueMaxAttempts);
+  // Before any app opens: each app's hooks are read as it opens, before its first write.
+  const webhooks = new Webhooks(apps, backend, { timeoutMs: config.webhookTimeout }, logger);
+  functions.add(webhooks, 0);
   const accounts = new AccountService(backend);
   // Several processes may start at once on one PostgreSQL: only one creates the default app.
   const report = await backend.exclusive('bootstrap', () => bootstrap(config, apps, accounts));
@@ -155,7 +160,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   // The batch route dispatches through the same table it is part of.
   let table: RouteTable;
   // Built-in classes' routes come first: their /1/classes/_X paths must win over the generic ones.
-  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes, ...functionRoutes(functions), ...unbuiltListRoutes, batchRoute(() => table)]);
+  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes, ...functionRoutes(functions), ...hookRoutes(webhooks), ...unbuiltListRoutes, batchRoute(() => table)]);
   registerAppRoutes(http, deps, table);
   const front = new DirectFront(deps, table, http.log as unknown as Logger, answerHooks);
   http.addHook('preClose', (done) => {

@@ -5,7 +5,7 @@ import type { Migration } from './migrations.ts';
 /** A message that tells every server process to drop a cached value. */
 export interface Invalidation {
   readonly appId: string;
-  readonly what: 'app' | 'schema' | 'config' | 'sessions' | 'roles';
+  readonly what: 'app' | 'schema' | 'config' | 'sessions' | 'roles' | 'hooks';
 }
 
 /**
