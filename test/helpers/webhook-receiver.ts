@@ -20,7 +20,7 @@ export type Answer = { readonly status?: number; readonly body: unknown } | 'han
  */
 export class WebhookReceiver {
   readonly calls: ReceivedCall[] = [];
-  private readonly routes = new Map<string, (call: ReceivedCall, index: number) => Answer>();
+  private readonly routes = new Map<string, (call: ReceivedCall, index: number) => Answer | Promise<Answer>>();
   private readonly hanging = new Set<() => void>();
   private constructor(private readonly server: Server, private readonly key: string) {}
 
@@ -36,14 +36,14 @@ export class WebhookReceiver {
         const call: ReceivedCall = { path, body: JSON.parse(text), headers: req.headers, signed: receiver.verify(req.headers['x-svc-webhook-signature'], text) };
         receiver.calls.push(call);
         const index = receiver.calls.filter((one) => one.path === path).length - 1;
-        const answer = receiver.routes.get(path)?.(call, index) ?? { status: 404, body: { error: 'no such hook' } };
-        if (answer === 'hang') {
-          const end = () => res.destroy();
-          receiver.hanging.add(end);
-          return;
-        }
-        res.writeHead(answer.status ?? 200, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify(answer.body));
+        void Promise.resolve(receiver.routes.get(path)?.(call, index) ?? { status: 404, body: { error: 'no such hook' } }).then((answer) => {
+          if (answer === 'hang') {
+            receiver.hanging.add(() => res.destroy());
+            return;
+          }
+          res.writeHead(answer.status ?? 200, { 'Content-Type': 'application/json' });
+          res.end(JSON.stringify(answer.body));
+        });
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -54,8 +54,8 @@ export class WebhookReceiver {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`;
   }
 
-  /** Sets what `path` answers; `answer` gets the call and its number on that path (0 first). */
-  on(path: string, answer: (call: ReceivedCall, index: number) => Answer): string {
+  /** Sets what `path` answers; `answer` gets the call and its number on that path (0 first), and may answer later. */
+  on(path: string, answer: (call: ReceivedCall, index: number) => Answer | Promise<Answer>): string {
     this.routes.set(path, answer);
     return this.url(path);
   }
