@@ -52,9 +52,9 @@ export class Webhooks implements FunctionSource, HookDefinitions {
    * Whether a trigger hook is defined for this class and point, from memory: cloud code skips its
    * own trigger of the same name, since a hook wins (decisions.md "Hooks").
    */
-  hasTriggerHook(applicationId: string, className: string, triggerName: string): boolean {
+  readonly hasTriggerHook = (applicationId: string, className: string, triggerName: string): boolean => {
     return this.states.get(applicationId)?.triggers.has(triggerKey(className, triggerName)) ?? false;
-  }
+  };
 
   /** FunctionSource: a function hook of this name, or null (cloud code may then have one). */
   runnerOf(applicationId: string, functionName: string): FunctionRunner | null {
