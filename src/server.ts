@@ -38,6 +38,8 @@ import { functionRoutes } from './http/routes/functions.ts';
 import { FunctionSources } from './rest/functions.ts';
 import { hookRoutes } from './http/routes/hooks.ts';
 import { Webhooks } from './webhooks/service.ts';
+import { webhookJob } from './webhooks/delivery-job.ts';
+import { WEBHOOK_JOB } from './webhooks/triggers.ts';
 import { registerAppsRoutes } from './http/routes/apps.ts';
 import { registerHealthRoute } from './http/routes/health.ts';
 import { registerUserPages } from './http/routes/user-pages.ts';
@@ -46,6 +48,7 @@ import { openFileStorage } from './files/open.ts';
 import { queueRoutes } from './http/routes/queue.ts';
 import { JobRunner } from './queue/runner.ts';
 import { JOB_TYPES } from './queue/job-types.ts';
+import type { JobType, JobTypes } from './queue/types.ts';
 
 export interface BasaltServer {
   readonly http: FastifyInstance;
@@ -86,7 +89,9 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     logger.warn({ module: config.testWriteObserver }, 'TEST ONLY: a write observer module is loaded (--test-write-observer); do not run this in production');
     await loadWriteObserver(config.testWriteObserver, hooks.shared);
   }
-  const apps = new AppRegistry(backend, hooks, sessionWrites, (type) => JOB_TYPES[type]?.maxAttempts ?? config.queueMaxAttempts);
+  // Webhook deliveries are a job type of src/webhooks (see delivery-job.ts for why it is added here).
+  const jobTypes: JobTypes = { ...JOB_TYPES, [WEBHOOK_JOB]: webhookJob as JobType };
+  const apps = new AppRegistry(backend, hooks, sessionWrites, (type) => jobTypes[type]?.maxAttempts ?? config.queueMaxAttempts);
   // Before any app opens: each app's hooks are read as it opens, before its first write.
   const webhooks = new Webhooks(apps, backend, { timeoutMs: config.webhookTimeout }, logger);
   functions.add(webhooks, 0);
@@ -168,7 +173,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     done();
   });
   if (internal.directFront !== false) direct = front;
-  const queue = new JobRunner(apps, backend, JOB_TYPES, { concurrency: config.queueConcurrency, sweepIntervalMs: config.queueSweepInterval, leaseMs: config.queueLeaseTime, retryDelayMs: config.queueRetryDelay }, logger);
+  const queue = new JobRunner(apps, backend, jobTypes, { concurrency: config.queueConcurrency, sweepIntervalMs: config.queueSweepInterval, leaseMs: config.queueLeaseTime, retryDelayMs: config.queueRetryDelay }, logger);
   queue.start();
 
   return {

@@ -22,7 +22,10 @@ export interface HookRequest {
   readonly installationId: string | null;
   /** Shared by the before- and after-observers of one write. */
   readonly context: Record<string, unknown>;
-  /** The store the write runs on (a unit of work's inside a transactional batch): what an observer reads, it reads here. */
+  /**
+   * The store the write runs on (a unit of work's inside a transactional batch): what an observer
+   * reads, it reads here. Not enumerable, so copies of the request leave it out.
+   */
   readonly store: AppStore;
 }
 

@@ -209,7 +209,9 @@ async function runAfter(observers: readonly HookObserver[], request: HookRequest
 }
 
 function requestOf(app: WriteTarget, triggerName: HookPoint, className: string, caller: Caller, object: StoredObject, original: StoredObject | null, context: Record<string, unknown>): HookRequest {
-  return { triggerName, className, object: view(object), original: original && view(original), user: caller.user, master: caller.master, installationId: caller.installationId, context, store: app.store };
+  const request = { triggerName, className, object: view(object), original: original && view(original), user: caller.user, master: caller.master, installationId: caller.installationId, context };
+  // Not enumerable: a request is copied (JSON, structuredClone to a worker) without the store.
+  return Object.defineProperty(request, 'store', { value: app.store, enumerable: false }) as HookRequest;
 }
 
 /** Step 7 for the queued after-observers: their writes join the write's own steps. */

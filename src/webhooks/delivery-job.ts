@@ -1,8 +1,12 @@
-import { callWebhook } from '../../webhooks/caller.ts';
-import { parseQueuedCall, userJson, type QueuedTriggerCall } from '../../webhooks/payloads.ts';
-import { PermanentJobError, type JobType } from '../types.ts';
+import { PermanentJobError, type JobType } from '../queue/types.ts';
+import { callWebhook } from './caller.ts';
+import { parseQueuedCall, userJson, type QueuedTriggerCall } from './payloads.ts';
 
 /**
+ * The queue's job type `webhook` (WEBHOOK_JOB). It lives here, not in src/queue/jobs/, and
+ * server.ts adds it to the queue's job types: src/rest/queue.ts reads the queue's list, and this
+ * module uses src/rest, so a listing in src/queue would close an import cycle.
+ *
  * Delivers an afterSave or afterDelete hook call, queued in the transaction of the write
  * (src/webhooks/triggers.ts). The user is read and the call signed when it is delivered, so a
  * retry carries a fresh timestamp and the current webhook key. The receiver's `{error}` reply is
