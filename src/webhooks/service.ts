@@ -62,7 +62,7 @@ export class Webhooks implements FunctionSource, HookDefinitions {
     const url = state?.functions.get(functionName);
     if (!state || url === undefined) return null;
     return async (call) => {
-      const user = await userJson(state.handle.store, call.user, call.sessionToken);
+      const user = await userJson(call.store, call.user, call.sessionToken);
       const body: FunctionCallBody = {
         master: call.master,
         ...(user ? { user } : {}),

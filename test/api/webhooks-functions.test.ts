@@ -69,6 +69,24 @@ eachBackend('webhooks: function hooks', (target) => {
     assert.equal(receiver.callsTo('/greet')[2]!.body.master, true);
   });
 
+  it('runs inside a transactional batch, reading the caller\'s user in the batch\'s transaction', async () => {
+    await define('inBatch', receiver.on('/in-batch', (call) => ({ body: { success: call.body.user?.username ?? null } })));
+    const user = await signUp(app);
+    const response = await app.post(
+      '/1/batch',
+      {
+        transaction: true,
+        requests: [
+          { method: 'POST', path: '/1/classes/BatchedNote', body: { n: 1 } },
+          { method: 'POST', path: '/1/functions/inBatch', body: {} },
+        ],
+      },
+      as(user.sessionToken),
+    );
+    assert.equal(response.status, 200, response.text);
+    assert.deepEqual(response.body[1], { success: { result: user.username } });
+  });
+
   it('answers the receiver\'s error with 141 and its message', async () => {
     await define('refuse', receiver.on('/refuse', () => ({ body: { error: 'not today' } })));
     assertFailed(await app.post('/1/functions/refuse', {}), 'not today');

@@ -105,14 +105,21 @@ eachBackend('webhooks: before-triggers', (target) => {
     const all = await app.get(`/1/classes/${cls}`);
     assert.deepEqual(all.body.results.map((object: { name: string; score: number }) => [object.name, object.score]), [['one', 6]]);
 
-    const transactional = await app.post('/1/batch', {
-      transaction: true,
-      requests: [
-        { method: 'PUT', path: `/1/classes/${cls}/${response.body[0].success.objectId}`, body: { score: 5 } },
-        { method: 'POST', path: `/1/classes/${cls}`, body: { name: 'two', score: 1 } },
-      ],
-    });
+    // With a session: the hook's user is read inside the batch's transaction.
+    const user = await signUp(app);
+    const transactional = await app.post(
+      '/1/batch',
+      {
+        transaction: true,
+        requests: [
+          { method: 'PUT', path: `/1/classes/${cls}/${response.body[0].success.objectId}`, body: { score: 5 } },
+          { method: 'POST', path: `/1/classes/${cls}`, body: { name: 'two', score: 1 } },
+        ],
+      },
+      as(user.sessionToken),
+    );
     assert.equal(transactional.status, 200, transactional.text);
+    assert.equal(receiver.callsTo(`/${cls}`).at(-1)!.body.user.objectId, user.objectId);
     const after = await app.get(`/1/classes/${cls}`, { query: { order: 'name' } });
     assert.deepEqual(after.body.results.map((object: { name: string; score: number }) => [object.name, object.score]), [['one', 10], ['two', 2]]);
   });
