@@ -96,6 +96,18 @@ eachBackend('webhooks: resources', (target) => {
     assert.deepEqual((await app.get('/1/hooks/triggers/Twice/afterSave', MASTER)).body, { className: 'Twice', triggerName: 'afterSave', url: URL_A });
   });
 
+  it('lets one of several simultaneous creates of the same hook win, the others get 143', async () => {
+    const fresh = await newApp(target);
+    const functions = await Promise.all(Array.from({ length: 6 }, (_, i) => fresh.post('/1/hooks/functions', { functionName: 'raced', url: `${URL_A}/${i}` }, MASTER)));
+    assert.deepEqual(functions.map((response) => response.status).sort(), [201, 400, 400, 400, 400, 400]);
+    for (const response of functions.filter((one) => one.status === 400)) assert.deepEqual(response.body, { code: 143, error: 'function name: raced already exists' });
+    const triggers = await Promise.all(Array.from({ length: 6 }, (_, i) => fresh.post('/1/hooks/triggers', { className: 'Raced', triggerName: 'beforeSave', url: `${URL_A}/${i}` }, MASTER)));
+    assert.deepEqual(triggers.map((response) => response.status).sort(), [201, 400, 400, 400, 400, 400]);
+    for (const response of triggers.filter((one) => one.status === 400)) assert.deepEqual(response.body, { code: 143, error: 'class Raced already has trigger beforeSave' });
+    assert.equal((await fresh.get('/1/hooks/functions', MASTER)).body.results.length, 1);
+    assert.equal((await fresh.get('/1/hooks/triggers', MASTER)).body.results.length, 1);
+  });
+
   it('answers 143 for a missing hook on GET, PUT and DELETE (and a bad trigger name in the path)', async () => {
     assertHookError(await app.put('/1/hooks/functions/nobody', { url: URL_A }, MASTER), 'no function named: nobody is defined');
     assertHookError(await app.delete('/1/hooks/functions/nobody', MASTER), 'no function named: nobody is defined');
