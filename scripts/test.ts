@@ -55,6 +55,9 @@ async function startServer(name: string, env: Record<string, string>): Promise<{
       BASALT_REST_KEY: APP.rest,
       // Failed jobs (mail to a closed port) reach their last attempt in seconds, not minutes.
       BASALT_QUEUE_RETRY_DELAY: '50',
+      // A webhook receiver that never answers fails its call in 3 s, not 30 (test/api/webhooks-functions.test.ts);
+      // long enough for a test to look at the queue while a receiver holds a call (webhooks-after.test.ts).
+      BASALT_WEBHOOK_TIMEOUT: '3000',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

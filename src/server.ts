@@ -37,6 +37,10 @@ import { purgeRoutes } from './http/routes/purge.ts';
 import { unbuiltListRoutes } from './http/routes/unbuilt-lists.ts';
 import { functionRoutes } from './http/routes/functions.ts';
 import { FunctionSources } from './rest/functions.ts';
+import { hookRoutes } from './http/routes/hooks.ts';
+import { Webhooks } from './webhooks/service.ts';
+import { webhookJob } from './webhooks/delivery-job.ts';
+import { WEBHOOK_JOB } from './webhooks/triggers.ts';
 import { registerAppsRoutes } from './http/routes/apps.ts';
 import { registerHealthRoute } from './http/routes/health.ts';
 import { registerUserPages } from './http/routes/user-pages.ts';
@@ -45,6 +49,7 @@ import { openFileStorage } from './files/open.ts';
 import { queueRoutes } from './http/routes/queue.ts';
 import { JobRunner } from './queue/runner.ts';
 import { JOB_TYPES } from './queue/job-types.ts';
+import type { JobType, JobTypes } from './queue/types.ts';
 
 export interface BasaltServer {
   readonly http: FastifyInstance;
@@ -85,8 +90,13 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     logger.warn({ module: config.testWriteObserver }, 'TEST ONLY: a write observer module is loaded (--test-write-observer); do not run this in production');
     await loadWriteObserver(config.testWriteObserver, hooks.shared);
   }
+  // Webhook deliveries are a job type of src/webhooks (see delivery-job.ts for why it is added here).
+  const jobTypes: JobTypes = { ...JOB_TYPES, [WEBHOOK_JOB]: webhookJob as JobType };
   const system = new SqlSystemStore(backend);
-  const apps = new AppRegistry(backend, system, hooks, sessionWrites, (type) => JOB_TYPES[type]?.maxAttempts ?? config.queueMaxAttempts);
+  const apps = new AppRegistry(backend, system, hooks, sessionWrites, (type) => jobTypes[type]?.maxAttempts ?? config.queueMaxAttempts);
+  // Before any app opens: each app's hooks are read as it opens, before its first write.
+  const webhooks = new Webhooks(apps, backend, { timeoutMs: config.webhookTimeout }, logger);
+  functions.add(webhooks, 0);
   const accounts = new AccountService(system);
   // Several processes may start at once on one PostgreSQL: only one creates the default app.
   const report = await backend.exclusive('bootstrap', () => bootstrap(config, apps, accounts));
@@ -157,7 +167,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   // The batch route dispatches through the same table it is part of.
   let table: RouteTable;
   // Built-in classes' routes come first: their /1/classes/_X paths must win over the generic ones.
-  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes, ...functionRoutes(functions), ...unbuiltListRoutes, batchRoute(() => table)]);
+  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes, ...functionRoutes(functions), ...hookRoutes(webhooks), ...unbuiltListRoutes, batchRoute(() => table)]);
   registerAppRoutes(http, deps, table);
   const front = new DirectFront(deps, table, http.log as unknown as Logger, answerHooks);
   http.addHook('preClose', (done) => {
@@ -165,7 +175,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     done();
   });
   if (internal.directFront !== false) direct = front;
-  const queue = new JobRunner(apps, backend, JOB_TYPES, { concurrency: config.queueConcurrency, sweepIntervalMs: config.queueSweepInterval, leaseMs: config.queueLeaseTime, retryDelayMs: config.queueRetryDelay }, logger);
+  const queue = new JobRunner(apps, backend, jobTypes, { concurrency: config.queueConcurrency, sweepIntervalMs: config.queueSweepInterval, leaseMs: config.queueLeaseTime, retryDelayMs: config.queueRetryDelay }, logger);
   queue.start();
 
   return {

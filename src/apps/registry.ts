@@ -59,6 +59,7 @@ export class AppRegistry {
   // promise hop; an entry lives exactly as long as the promise it came from.
   private readonly loadedRecords = new Map<string, AppRecord>();
   private readonly openHandles = new Map<string, AppHandle>();
+  private readonly openers: ((handle: AppHandle) => Promise<void>)[] = [];
 
   /**
    * `backend` opens the apps' namespaces and carries the invalidation messages; `system` holds the
@@ -81,6 +82,15 @@ export class AppRegistry {
       // A schema change can drop the users or roles relation of _Role, and with it memberships.
       if (message.what === 'roles' || message.what === 'schema') void this.handles.get(message.appId)?.then((handle) => handle.roles.invalidate());
     });
+  }
+
+  /**
+   * Runs `open` on every app handle as it opens, before any request gets it: a module that keeps
+   * per-app state for the write pipeline (webhooks register their observers) has it in place
+   * before the first write. A failure fails the opening, which the next request tries again.
+   */
+  whenOpened(open: (handle: AppHandle) => Promise<void>): void {
+    this.openers.push(open);
   }
 
   find(applicationId: string): Promise<AppRecord | null> {
@@ -194,8 +204,9 @@ export class AppRegistry {
   handle(record: AppRecord): Promise<AppHandle> {
     let handle = this.handles.get(record.applicationId);
     if (!handle) {
-      handle = this.backend.openApp(record.namespace).then((ns) => {
+      handle = this.backend.openApp(record.namespace).then(async (ns) => {
         const opened = this.services(record, ns, null);
+        for (const open of this.openers) await open(opened);
         this.openHandles.set(record.applicationId, opened);
         return opened;
       });

@@ -2,6 +2,7 @@ import { Errors } from '../errors/index.ts';
 import { isPlainObject } from '../encoding/values.ts';
 import { quote } from '../errors/quote.ts';
 import { ok, type RequestContext, type Result } from './context.ts';
+import type { AppStore } from '../storage/port.ts';
 
 /** One call of a cloud function, as every source of functions receives it (params and result are wire JSON). */
 export interface FunctionCall {
@@ -15,6 +16,12 @@ export interface FunctionCall {
   readonly master: boolean;
   readonly installationId: string | null;
   readonly ip: string;
+  /**
+   * The store of the request (a unit of work's inside a transactional batch): what a source reads
+   * for the call (the user), it reads here; on SQLite a read elsewhere would wait for the unit.
+   * Not enumerable: copies of the call (JSON, structuredClone to a worker) leave it out.
+   */
+  readonly store: AppStore;
 }
 
 /** Runs one call; resolves to the result in wire JSON, or throws an API error (a plain error answers 141). */
@@ -56,7 +63,7 @@ export async function runFunction(ctx: RequestContext, sources: FunctionSources,
   if (!isPlainObject(params)) throw Errors.invalidJson('The parameters of a function must be a JSON object.');
   const runner = await sources.runnerOf(ctx.app.record.applicationId, functionName);
   if (!runner) throw Errors.scriptFailed(`Invalid function: ${quote(functionName)}`);
-  const result = await runner({
+  const call = {
     applicationId: ctx.app.record.applicationId,
     functionName,
     params,
@@ -65,6 +72,7 @@ export async function runFunction(ctx: RequestContext, sources: FunctionSources,
     master: ctx.auth.isMaster,
     installationId: ctx.auth.installationId,
     ip: ctx.clientIp,
-  });
+  };
+  const result = await runner(Object.defineProperty(call, 'store', { value: ctx.app.store, enumerable: false }) as FunctionCall);
   return ok({ result });
 }

@@ -19,8 +19,8 @@ export const PARSE_SERVER_VERSION = '7.0.0';
 const FEATURES = deepFreeze({
   // GET and PUT /1/config: parameters are added, changed and removed (the Delete operator).
   globalConfig: { create: true, read: true, update: true, delete: true },
-  // No webhooks yet: the hooks list endpoints answer empty.
-  hooks: { create: false, read: false, update: false, delete: false },
+  // Function and trigger hooks (rest/hooks.ts, src/webhooks).
+  hooks: { create: true, read: true, update: true, delete: true },
   // No cloud code, so no jobs.
   cloudCode: { jobs: false },
   // No server log to page through (/1/scriptlog answers empty).

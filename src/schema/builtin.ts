@@ -9,6 +9,8 @@ interface BuiltinClass {
   readonly unique: readonly string[];
   /** Fields looked up on hot paths. */
   readonly indexed: readonly string[];
+  /** Groups of fields unique together (objects missing any of them are never in conflict). */
+  readonly uniqueTogether?: readonly (readonly string[])[];
 }
 
 /** Spec 2.4, 2.5, 2.7, 2.8: the fields the built-in classes always have. */
@@ -58,6 +60,15 @@ const BUILTIN: Readonly<Record<string, BuiltinClass>> = {
     unique: ['installationId'],
     indexed: ['deviceToken'],
   },
+  // Webhook definitions (src/webhooks): a function hook has functionName and url, a trigger hook
+  // className, triggerName and url. Parse Server's class and field names, so an export reads the
+  // same. The unique indexes make a duplicate impossible even when two processes create one at once.
+  _Hooks: {
+    fields: { functionName: { type: 'String' }, className: { type: 'String' }, triggerName: { type: 'String' }, url: { type: 'String' } },
+    unique: ['functionName'],
+    indexed: [],
+    uniqueTogether: [['className', 'triggerName']],
+  },
 };
 
 /** The name of the unique index on a built-in field, as the storage reports it in a UniqueViolation. */
@@ -95,5 +106,8 @@ function ddlFor(builtin: BuiltinClass, schema: ClassSchema): DdlStep[] {
     keys: [{ ...fieldAccess(field, schema.fields[field]), descending: false }],
     unique,
   });
-  return [...builtin.unique.map((field) => step(field, true)), ...builtin.indexed.map((field) => step(field, false))];
+  const together = (builtin.uniqueTogether ?? []).map(
+    (fields): DdlStep => ({ kind: 'createIndex', name: uniqueIndexName(fields.join('_')), keys: fields.map((field) => ({ ...fieldAccess(field, schema.fields[field]), descending: false })), unique: true }),
+  );
+  return [...builtin.unique.map((field) => step(field, true)), ...builtin.indexed.map((field) => step(field, false)), ...together];
 }

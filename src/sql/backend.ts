@@ -4,7 +4,7 @@ import type { AppNamespace } from './namespace.ts';
 /** A message that tells every server process to drop a cached value. */
 export interface Invalidation {
   readonly appId: string;
-  readonly what: 'app' | 'schema' | 'config' | 'sessions' | 'roles';
+  readonly what: 'app' | 'schema' | 'config' | 'sessions' | 'roles' | 'hooks';
 }
 
 /**

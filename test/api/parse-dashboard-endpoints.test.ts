@@ -14,7 +14,7 @@ const MASTER = { key: 'master' } as const;
 
 const FEATURES = {
   globalConfig: { create: true, read: true, update: true, delete: true },
-  hooks: { create: false, read: false, update: false, delete: false },
+  hooks: { create: true, read: true, update: true, delete: true },
   cloudCode: { jobs: false },
   logs: { level: false, size: false, order: false, until: false, from: false },
   push: { immediatePush: false, scheduledPush: false, storedPushData: false, pushAudiences: false, localization: false },
@@ -35,8 +35,6 @@ const FEATURES = {
 const EMPTY_LISTS: Record<string, unknown> = {
   '/1/cloud_code/jobs': [],
   '/1/cloud_code/jobs/data': { in_use: [], jobs: [] },
-  '/1/hooks/functions': [],
-  '/1/hooks/triggers': [],
   '/1/push_audiences': { results: [] },
   '/1/scriptlog': [],
 };
@@ -96,8 +94,8 @@ eachBackend('parse dashboard endpoints', (target) => {
     }
   });
 
-  it('has no write on those lists yet: creating a job or a hook is no endpoint (404/108)', async () => {
-    for (const path of ['/1/cloud_code/jobs', '/1/hooks/functions', '/1/push_audiences']) {
+  it('has no write on those lists yet: creating a job or an audience is no endpoint (404/108)', async () => {
+    for (const path of ['/1/cloud_code/jobs', '/1/push_audiences']) {
       const response = await app.post(path, { url: 'https://example.test/hook', functionName: 'f' }, MASTER);
       assertError(response, 404, 108, path);
       assert.equal(response.body.error, `No endpoint at POST ${path}.`);

@@ -7,8 +7,6 @@ const list = (path: string, name: UnbuiltList): AppRoute => ({ method: 'GET', pa
 export const unbuiltListRoutes: AppRoute[] = [
   list('/1/cloud_code/jobs/data', 'jobsData'),
   list('/1/cloud_code/jobs', 'jobs'),
-  list('/1/hooks/functions', 'hookFunctions'),
-  list('/1/hooks/triggers', 'hookTriggers'),
   list('/1/push_audiences', 'pushAudiences'),
   list('/1/scriptlog', 'scriptLog'),
 ];

@@ -1,6 +1,6 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AppHooks, WriteHooks, type HookObserver } from './hooks.ts';
+import { AppHooks, WriteHooks, type HookObserver, type QueuedObserver } from './hooks.ts';
 
 it('observers of every class come before the class\'s own, per point', () => {
   const hooks = new WriteHooks();
@@ -33,4 +33,26 @@ it('an app registry runs the shared observers first and never sees another app\'
   apps.of('a').clear();
   assert.deepEqual(apps.of('a').observersOf('afterSave', 'Game'), [shared]);
   assert.deepEqual(apps.of('a').observersOf('afterSave', '_Session'), []);
+});
+
+it('off removes one observer and leaves the list a running write holds whole; queued observers have their own lists', () => {
+  const hooks = new WriteHooks();
+  const first: HookObserver = () => {};
+  const second: HookObserver = () => {};
+  hooks.on('beforeSave', 'Game', first);
+  hooks.on('beforeSave', 'Game', second);
+  const running = hooks.observersOf('beforeSave', 'Game');
+  hooks.off('beforeSave', 'Game', first);
+  assert.deepEqual(hooks.observersOf('beforeSave', 'Game'), [second]);
+  assert.deepEqual(running, [first, second]);
+
+  const queued: QueuedObserver = () => async () => {};
+  hooks.onQueued('afterSave', 'Game', queued);
+  assert.deepEqual(hooks.queuedOf('afterSave', 'Game'), [queued]);
+  assert.deepEqual(hooks.observersOf('afterSave', 'Game'), []);
+  assert.deepEqual(hooks.queuedOf('afterDelete', 'Game'), []);
+  hooks.onQueued('afterSave', '_Session', queued);
+  assert.deepEqual(hooks.queuedOf('afterSave', '_Session'), []);
+  hooks.offQueued('afterSave', 'Game', queued);
+  assert.deepEqual(hooks.queuedOf('afterSave', 'Game'), []);
 });

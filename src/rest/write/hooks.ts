@@ -1,4 +1,4 @@
-import type { AppStore } from '../../storage/port.ts';
+import type { AppStore, WriteStep } from '../../storage/port.ts';
 
 /** The named points of the write pipeline (pipeline.ts) where observers attach. */
 export type HookPoint = 'beforeSave' | 'afterSave' | 'beforeDelete' | 'afterDelete';
@@ -22,14 +22,31 @@ export interface HookRequest {
   readonly installationId: string | null;
   /** Shared by the before- and after-observers of one write. */
   readonly context: Record<string, unknown>;
+  /**
+   * The store the write runs on (a unit of work's inside a transactional batch): what an observer
+   * reads, it reads here. Not enumerable, so copies of the request leave it out.
+   */
+  readonly store: AppStore;
 }
 
 export type HookObserver = (request: HookRequest) => void | Promise<void>;
+
+/** The points whose work may be queued: it is stored with the write, in its transaction. */
+export type QueuedPoint = 'afterSave' | 'afterDelete';
+
+/**
+ * An after-observer whose work outlives the request: given the request as the after-observers
+ * would see it, it returns a write (a queued job) that the pipeline runs in the write's own
+ * transaction, so the work exists if and only if the write does. It must not await: on an update
+ * it runs under the row lock.
+ */
+export type QueuedObserver = (request: HookRequest) => WriteStep;
 
 /** Any class: an observer registered for every class. */
 export const ANY_CLASS = '*';
 
 const NONE: readonly HookObserver[] = Object.freeze([]);
+const NONE_QUEUED: readonly QueuedObserver[] = Object.freeze([]);
 
 /**
  * The observers of the write pipeline, by point and class: cloud code triggers, webhooks and
@@ -39,19 +56,40 @@ const NONE: readonly HookObserver[] = Object.freeze([]);
  */
 export class WriteHooks {
   private readonly observers = new Map<string, HookObserver[]>();
+  private readonly queued = new Map<string, QueuedObserver[]>();
 
   constructor(private readonly shared: WriteHooks | null = null) {}
 
   on(point: HookPoint, className: string, observer: HookObserver): void {
     const key = keyOf(point, className);
-    const list = this.observers.get(key) ?? [];
-    list.push(observer);
-    this.observers.set(key, list);
+    this.observers.set(key, [...(this.observers.get(key) ?? []), observer]);
+  }
+
+  /** Removes one observer given to `on` (webhooks re-register when their definitions change). */
+  off(point: HookPoint, className: string, observer: HookObserver): void {
+    remove(this.observers, keyOf(point, className), observer);
+  }
+
+  /** Adds a queued after-observer (see QueuedObserver); the shared parent holds none. */
+  onQueued(point: QueuedPoint, className: string, observer: QueuedObserver): void {
+    const key = keyOf(point, className);
+    this.queued.set(key, [...(this.queued.get(key) ?? []), observer]);
+  }
+
+  offQueued(point: QueuedPoint, className: string, observer: QueuedObserver): void {
+    remove(this.queued, keyOf(point, className), observer);
+  }
+
+  /** The queued after-observers of a point for a class; none for _Session, as for every observer. */
+  queuedOf(point: QueuedPoint, className: string): readonly QueuedObserver[] {
+    if (this.queued.size === 0 || className === '_Session') return NONE_QUEUED;
+    return this.queued.get(keyOf(point, className)) ?? NONE_QUEUED;
   }
 
   /** Removes every observer this registry holds (not the shared parent's): cloud code reloads this way. */
   clear(): void {
     this.observers.clear();
+    this.queued.clear();
   }
 
   /** The observers of a point for a class: the shared parent's first, then those of every class, then the class's own. */
@@ -89,6 +127,15 @@ export class AppHooks {
     }
     return hooks;
   }
+}
+
+/** Lists are replaced, never changed in place: a write running the old list keeps it whole. */
+function remove<T>(map: Map<string, T[]>, key: string, item: T): void {
+  const list = map.get(key);
+  if (!list) return;
+  const kept = list.filter((one) => one !== item);
+  if (kept.length === 0) map.delete(key);
+  else map.set(key, kept);
 }
 
 function keyOf(point: HookPoint, className: string): string {

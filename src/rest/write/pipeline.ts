@@ -5,7 +5,7 @@ import type { WhereNode } from '../../query/ast.ts';
 import type { AppStore, ObjectWrite, Principals, StoredObject } from '../../storage/port.ts';
 import { applyPlan, planWrite, type WritePlan } from '../write-plan.ts';
 import type { RequestContext } from '../context.ts';
-import type { HookObserver, HookPoint, HookRequest, WriteHooks } from './hooks.ts';
+import type { HookObserver, HookPoint, HookRequest, QueuedObserver, WriteHooks } from './hooks.ts';
 
 /**
  * The one write pipeline (DESIGN.md "Writes"): every create, update and delete of Basalt, from
@@ -19,7 +19,8 @@ import type { HookObserver, HookPoint, HookRequest, WriteHooks } from './hooks.t
  *                 atomic), the observers' changes laid over it;
  * 6. afterHooks   observers see what was written; their failures do not undo it;
  * 7. enqueue      the write's `steps` (storage/port.ts WriteStep: a queued job such as a mail, a
- *                 link token), run by the store inside the write's own transaction.
+ *                 link token), and those of the queued after-observers (hooks.ts QueuedObserver:
+ *                 webhook deliveries), run by the store inside the write's own transaction.
  *
  * Steps 1–3 belong to the endpoint and its class (objects.ts for any class, users/, roles.ts,
  * installations.ts, sessions.ts), which hand the pipeline a planned write; steps 4–7 are here.
@@ -81,19 +82,21 @@ export async function writeCreate(app: WriteTarget, caller: Caller, planned: Pla
   const { className } = planned;
   const before = app.hooks.observersOf('beforeSave', className);
   const after = app.hooks.observersOf('afterSave', className);
+  const queued = app.hooks.queuedOf('afterSave', className);
   // The common create: nothing observes the class; the store's insert is steps 5 and 7.
-  if (before.length === 0 && after.length === 0) {
+  if (before.length === 0 && after.length === 0 && queued.length === 0) {
     await app.store.insert(className, planned.write);
     return planned.write.object;
   }
   const context: Record<string, unknown> = {};
   let write = planned.write;
   if (before.length > 0) {
-    const overlay = await beforeHooks(app, before, requestOf('beforeSave', className, caller, write.object, null, context));
+    const overlay = await beforeHooks(app, before, requestOf(app, 'beforeSave', className, caller, write.object, null, context));
     if (overlay) write = withOverlay(overlay, write);
   }
+  if (queued.length > 0) write = withQueued(write, queued, requestOf(app, 'afterSave', className, caller, write.object, null, context));
   await app.store.insert(className, write);
-  if (after.length > 0) await afterHooks(app, after, requestOf('afterSave', className, caller, write.object, null, context));
+  if (after.length > 0) await afterHooks(app, after, requestOf(app, 'afterSave', className, caller, write.object, null, context));
   return write.object;
 }
 
@@ -102,22 +105,28 @@ export async function writeUpdate(app: WriteTarget, caller: Caller, planned: Pla
   const { className, objectId, write, change } = planned;
   const before = app.hooks.observersOf('beforeSave', className);
   const after = app.hooks.observersOf('afterSave', className);
-  if (before.length === 0 && after.length === 0) return app.store.update(className, objectId, write, change);
+  const queued = app.hooks.queuedOf('afterSave', className);
+  if (before.length === 0 && after.length === 0 && queued.length === 0) return app.store.update(className, objectId, write, change);
   const context: Record<string, unknown> = {};
-  let original: StoredObject | null = null;
-  let mutate = change;
   // Only observed classes pay for the read before the lock.
-  if (before.length > 0 || after.length > 0) {
-    original = await app.store.get(className, objectId, null);
-    if (!original || !mayWrite(original, write)) return null;
-  }
+  const original = await app.store.get(className, objectId, null);
+  if (!original || !mayWrite(original, write)) return null;
+  let mutate = change;
   if (before.length > 0) {
-    const next = change(original!);
-    const overlay = await beforeHooks(app, before, requestOf('beforeSave', className, caller, next.object, original, context));
+    const next = change(original);
+    const overlay = await beforeHooks(app, before, requestOf(app, 'beforeSave', className, caller, next.object, original, context));
     if (overlay) mutate = (current) => withOverlay(overlay, change(current));
   }
+  if (queued.length > 0) {
+    const planned = mutate;
+    // Under the row lock: the queued work sees the object exactly as it is written.
+    mutate = (current) => {
+      const next = planned(current);
+      return withQueued(next, queued, requestOf(app, 'afterSave', className, caller, next.object, original, context));
+    };
+  }
   const updated = await app.store.update(className, objectId, write, mutate);
-  if (updated && after.length > 0) await afterHooks(app, after, requestOf('afterSave', className, caller, updated, original, context));
+  if (updated && after.length > 0) await afterHooks(app, after, requestOf(app, 'afterSave', className, caller, updated, original, context));
   return updated;
 }
 
@@ -126,15 +135,26 @@ export async function writeDelete(app: WriteTarget, caller: Caller, planned: Pla
   const { className, objectId, write } = planned;
   const before = app.hooks.observersOf('beforeDelete', className);
   const after = app.hooks.observersOf('afterDelete', className);
+  const queued = app.hooks.queuedOf('afterDelete', className);
   const context: Record<string, unknown> = {};
   let original: StoredObject | null = null;
-  if (before.length > 0 || after.length > 0) {
+  if (before.length > 0 || after.length > 0 || queued.length > 0) {
     original = await app.store.get(className, objectId, null);
     if (!original || !mayWrite(original, write)) return false;
   }
-  if (before.length > 0) await beforeHooks(app, before, requestOf('beforeDelete', className, caller, original!, original, context));
-  const deleted = await app.store.delete(className, objectId, write, planned.where);
-  if (deleted && after.length > 0) await afterHooks(app, after, requestOf('afterDelete', className, caller, original!, original, context));
+  if (before.length > 0) await beforeHooks(app, before, requestOf(app, 'beforeDelete', className, caller, original!, original, context));
+  let deleted: boolean;
+  if (queued.length === 0) deleted = await app.store.delete(className, objectId, write, planned.where);
+  else {
+    // The store's delete takes no steps: the delete and its queued work share one unit of work instead.
+    const steps = queued.map((observer) => observer(requestOf(app, 'afterDelete', className, caller, original!, original, context)));
+    deleted = await app.store.unitOfWork(async (unit) => {
+      const gone = await unit.delete(className, objectId, write, planned.where);
+      if (gone) await unit.runSteps(steps);
+      return gone;
+    });
+  }
+  if (deleted && after.length > 0) await afterHooks(app, after, requestOf(app, 'afterDelete', className, caller, original!, original, context));
   return deleted;
 }
 
@@ -188,8 +208,15 @@ async function runAfter(observers: readonly HookObserver[], request: HookRequest
   }
 }
 
-function requestOf(triggerName: HookPoint, className: string, caller: Caller, object: StoredObject, original: StoredObject | null, context: Record<string, unknown>): HookRequest {
-  return { triggerName, className, object: view(object), original: original && view(original), user: caller.user, master: caller.master, installationId: caller.installationId, context };
+function requestOf(app: WriteTarget, triggerName: HookPoint, className: string, caller: Caller, object: StoredObject, original: StoredObject | null, context: Record<string, unknown>): HookRequest {
+  const request = { triggerName, className, object: view(object), original: original && view(original), user: caller.user, master: caller.master, installationId: caller.installationId, context };
+  // Not enumerable: a request is copied (JSON, structuredClone to a worker) without the store.
+  return Object.defineProperty(request, 'store', { value: app.store, enumerable: false }) as HookRequest;
+}
+
+/** Step 7 for the queued after-observers: their writes join the write's own steps. */
+function withQueued(write: ObjectWrite, queued: readonly QueuedObserver[], request: HookRequest): ObjectWrite {
+  return { ...write, steps: [...(write.steps ?? []), ...queued.map((observer) => observer(request))] };
 }
 
 /** Fields an observer sees and may change: not the built-in columns, not the server's own `_` fields. */
