@@ -1,0 +1,74 @@
+import { Agent } from 'node:https';
+import webpush from 'web-push';
+import type { DeliveryResult, PushDevice, PushMessage, PushNetwork } from '../network.ts';
+import type { WebPushCredential } from './credentials.ts';
+import { secondsLeft, type PushEndpoints } from './endpoints.ts';
+import { mapLimited } from './limit.ts';
+import { delivered, failed, failedToConnect, failedWithStatus } from './results.ts';
+
+/**
+ * Web Push (RFC 8030) with VAPID (RFC 8292) and aes128gcm payload encryption (RFC 8291), done by
+ * the `web-push` library. The device token is the browser's PushSubscription as JSON; the payload
+ * is the push's `data` as JSON, for the service worker to read.
+ */
+
+/** Without an expiry, the push service may keep the message four weeks (web-push's default). */
+const DEFAULT_TTL = 28 * 86_400;
+const TIMEOUT_MS = 30_000;
+
+interface Subscription {
+  readonly endpoint: string;
+  readonly keys: { readonly p256dh: string; readonly auth: string };
+}
+
+function subscriptionOf(token: string): Subscription | null {
+  try {
+    const parsed = JSON.parse(token) as { endpoint?: unknown; keys?: { p256dh?: unknown; auth?: unknown } };
+    const endpoint = parsed.endpoint;
+    if (typeof endpoint !== 'string' || new URL(endpoint).protocol !== 'https:') return null;
+    if (typeof parsed.keys?.p256dh !== 'string' || typeof parsed.keys.auth !== 'string') return null;
+    return { endpoint, keys: { p256dh: parsed.keys.p256dh, auth: parsed.keys.auth } };
+  } catch {
+    return null;
+  }
+}
+
+export class WebPushNetwork implements PushNetwork {
+  readonly name = 'webpush' as const;
+  private readonly agent: Agent;
+
+  constructor(
+    private readonly credential: WebPushCredential,
+    private readonly endpoints: PushEndpoints,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.agent = new Agent({ keepAlive: true, maxSockets: endpoints.concurrency, ...(endpoints.ca ? { ca: [...endpoints.ca] } : {}) });
+  }
+
+  async send(devices: readonly PushDevice[], message: PushMessage): Promise<DeliveryResult[]> {
+    const payload = JSON.stringify(message.data);
+    const ttl = secondsLeft(message.expiresAt, this.now()) ?? DEFAULT_TTL;
+    return mapLimited(devices, this.endpoints.concurrency, async (device) => {
+      const subscription = subscriptionOf(device.deviceToken);
+      if (!subscription) return failed(device, 'Web Push: the deviceToken is not a PushSubscription (JSON with an https endpoint and keys p256dh and auth).', { invalidToken: true });
+      try {
+        await webpush.sendNotification(subscription, payload, { vapidDetails: this.credential.vapidDetails, TTL: ttl, agent: this.agent, timeout: TIMEOUT_MS });
+        return delivered(device);
+      } catch (error) {
+        if (error instanceof webpush.WebPushError) {
+          const text = `Web Push ${error.statusCode}${error.body ? `: ${error.body.slice(0, 200)}` : ''}`;
+          // 404: no such subscription; 410: the browser unsubscribed.
+          if (error.statusCode === 404 || error.statusCode === 410) return failed(device, text, { invalidToken: true });
+          return failedWithStatus(device, text, error.statusCode, error.headers as Record<string, unknown>);
+        }
+        // A key of the wrong length in the subscription is refused before sending.
+        if (error instanceof Error && /p256dh|auth|public key|subscription/i.test(error.message)) return failed(device, `Web Push: ${error.message}`, { invalidToken: true });
+        return failedToConnect(device, 'Web Push', error);
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    this.agent.destroy();
+  }
+}
