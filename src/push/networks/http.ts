@@ -102,6 +102,16 @@ export function excerpt(text: string, max = 200): string {
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 
+/** The token endpoint said no: wrong credentials (4xx) stay wrong; 429 and 5xx may pass later. */
+export class TokenRefused extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
 /** An OAuth2 token answer (RFC 6749 §5.1), or an error that says what the endpoint said. */
 export function tokenOf(answer: HttpAnswer, what: string): { value: string; lifetimeSeconds: number } {
   let parsed: { access_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown } = {};
@@ -112,7 +122,7 @@ export function tokenOf(answer: HttpAnswer, what: string): { value: string; life
   }
   if (answer.status !== 200 || typeof parsed.access_token !== 'string') {
     const said = typeof parsed.error === 'string' ? `${parsed.error}${typeof parsed.error_description === 'string' ? `: ${parsed.error_description}` : ''}` : excerpt(answer.body);
-    throw new Error(`${what} refused (${answer.status} ${said})`);
+    throw new TokenRefused(`${what} refused (${answer.status} ${said})`, answer.status);
   }
   const lifetime = Number(parsed.expires_in);
   return { value: parsed.access_token, lifetimeSeconds: Number.isFinite(lifetime) && lifetime > 0 ? lifetime : 3600 };

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { DeliveryResult, PushDevice } from '../network.ts';
+import { TokenRefused } from './http.ts';
 
 export function delivered(device: PushDevice): DeliveryResult {
   return { objectId: device.objectId, ok: true };
@@ -25,7 +26,8 @@ export function retryAfterOf(value: unknown, now = Date.now()): number | null {
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
-/** A thrown error as a message (connection refused, TLS failure, timeout): worth another try later. */
+/** A thrown error as a message: a connection refused, a TLS failure or a timeout is worth another try later; a refused credential is not. */
 export function failedToConnect(device: PushDevice, network: string, error: unknown): DeliveryResult {
-  return failed(device, `${network}: ${error instanceof Error ? error.message : String(error)}`, { retryable: true });
+  const retryable = !(error instanceof TokenRefused) || error.status === 429 || error.status >= 500;
+  return failed(device, `${network}: ${error instanceof Error ? error.message : String(error)}`, retryable ? { retryable } : {});
 }
