@@ -89,6 +89,9 @@ class ApnsSender {
       try {
         stream = this.connection().request({ ':method': 'POST', ':path': path, 'content-type': 'application/json', ...headers });
       } catch (error) {
+        // A session that cannot open a stream (closing, or out of stream ids) is replaced.
+        this.session?.destroy();
+        this.session = null;
         reject(error);
         return;
       }

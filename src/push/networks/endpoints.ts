@@ -17,7 +17,7 @@ export interface PushEndpoints {
   readonly concurrency: number;
 }
 
-type EndpointOptions = Pick<Config, 'apnsUrl' | 'apnsSandboxUrl' | 'fcmUrl' | 'fcmTokenUrl' | 'wnsTokenUrl' | 'wnsChannelHosts' | 'pushCaFile' | 'pushConcurrency'>;
+export type EndpointOptions = Pick<Config, 'apnsUrl' | 'apnsSandboxUrl' | 'fcmUrl' | 'fcmTokenUrl' | 'wnsTokenUrl' | 'wnsChannelHosts' | 'pushCaFile' | 'pushConcurrency'>;
 
 /** Reads the push options once (the CA file too). */
 export function endpointsOf(config: EndpointOptions): PushEndpoints {

@@ -11,7 +11,7 @@ export interface FcmMessageBody {
 
 const asString = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
-export function fcmMessage(token: string, data: Readonly<Record<string, unknown>>, pushStatusId: string, ttlSeconds: number | null, sentAt: Date): FcmMessageBody {
+export function fcmMessage(token: string, data: Readonly<Record<string, unknown>>, badge: number | null, pushStatusId: string, ttlSeconds: number | null, sentAt: Date): FcmMessageBody {
   const strings: Record<string, string> = {};
   for (const [key, value] of Object.entries(data)) if (value !== undefined) strings[key] = asString(value);
   // The Parse Android SDK reads these three (ParsePushBroadcastReceiver's "com.parse.Data").
@@ -25,7 +25,9 @@ export function fcmMessage(token: string, data: Readonly<Record<string, unknown>
   const androidNotification: Record<string, unknown> = {};
   if (typeof data.sound === 'string') androidNotification.sound = data.sound;
   if (typeof data.action === 'string') androidNotification.click_action = data.action;
-  if (typeof data.badge === 'number' && Number.isInteger(data.badge)) androidNotification.notification_count = data.badge;
+  // The installation's badge after "Increment", else a number given.
+  const count = badge ?? (typeof data.badge === 'number' && Number.isInteger(data.badge) ? data.badge : null);
+  if (count !== null) androidNotification.notification_count = count;
 
   const visible = Object.keys(notification).length > 0;
   const android: Record<string, unknown> = { priority: visible || data['content-available'] === undefined ? 'high' : 'normal' };

@@ -47,6 +47,10 @@ describe('FCM', () => {
     });
     assert.deepEqual(one!.message.notification, { title: 'Greeting', body: 'Hello' });
     assert.deepEqual(one!.message.android, { priority: 'high', notification: { sound: 'bell', click_action: 'com.example.OPEN', notification_count: 3 } });
+    // The installation's badge after "Increment" is the count shown.
+    const counted = device('android', 'fcm-token-badge', { badge: 9 });
+    await fcm.send([counted], message({ alert: 'More', badge: 'Increment' }));
+    assert.equal(receivedBy('fcm-token-badge')[0]!.message.android.notification.notification_count, 9);
     await fcm.close();
   });
 

@@ -81,7 +81,7 @@ export class FcmNetwork implements PushNetwork {
     const sender = this.senderFor(device);
     if (!sender) return failed(device, `No android push credentials for the GCMSenderId ${JSON.stringify(device.GCMSenderId)}.`);
     const ttl = secondsLeft(message.expiresAt, this.now());
-    const body = JSON.stringify(fcmMessage(device.deviceToken, message.data, message.pushStatusId, ttl, new Date(this.now())));
+    const body = JSON.stringify(fcmMessage(device.deviceToken, message.data, device.badge, message.pushStatusId, ttl, new Date(this.now())));
     const url = `${this.endpoints.fcmUrl.replace(/\/+$/, '')}/v1/projects/${encodeURIComponent(sender.projectId)}/messages:send`;
     const post = async () => {
       const token = await sender.tokens.get();

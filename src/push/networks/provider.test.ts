@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { newServiceAccount, newVapidKeys } from '../../../test/helpers/push-test-keys.ts';
 import { endpoints } from '../../../test/helpers/push-devices.ts';
-import { PushNetworkProvider, networkFor } from './provider.ts';
+import { PushNetworkProvider, closeSharedNetworks, networkFor, networksOf } from './provider.ts';
 import { endpointsOf, hostAllowed } from './endpoints.ts';
 
 describe('push network provider', () => {
@@ -27,6 +27,18 @@ describe('push network provider', () => {
     const none = provider.networksOf({ applicationId: 'app2', settings: {} });
     assert.deepEqual((['apns', 'fcm', 'wns', 'webpush'] as const).map((name) => none.missing(name)), ['The app has no push.ios credentials.', 'The app has no push.android credentials.', 'The app has no push.windows credentials.', 'The app has no push.web credentials.']);
     await provider.close();
+  });
+
+  it('shares one provider per set of server options through networksOf', async () => {
+    const options = { apnsUrl: 'https://a', apnsSandboxUrl: 'https://b', fcmUrl: 'https://c', fcmTokenUrl: 'https://d', wnsTokenUrl: 'https://e', wnsChannelHosts: 'notify.windows.com', pushConcurrency: 3 };
+    const app = { applicationId: 'shared-app', settings: { push: { windows: { clientId: 'ms-app://x', clientSecret: 's' } } } };
+    const first = networksOf(app, options).get('wns');
+    assert.equal(first?.name, 'wns');
+    assert.equal(networksOf(app, { ...options }).get('wns'), first);
+    assert.notEqual(networksOf(app, { ...options, pushConcurrency: 4 }).get('wns'), first);
+    await closeSharedNetworks();
+    assert.notEqual(networksOf(app, options).get('wns'), first);
+    await closeSharedNetworks();
   });
 
   it('reads the endpoint options, keeping the usual authorities beside an extra CA file', () => {

@@ -1,6 +1,6 @@
 import type { NetworkName, PushNetwork } from '../network.ts';
 import { pushCredentialsOf, type PushCredentials } from './credentials.ts';
-import type { PushEndpoints } from './endpoints.ts';
+import { endpointsOf, type EndpointOptions, type PushEndpoints } from './endpoints.ts';
 import { ApnsNetwork } from './apns.ts';
 import { FcmNetwork } from './fcm.ts';
 import { WnsNetwork } from './wns.ts';
@@ -88,4 +88,26 @@ export class PushNetworkProvider {
 
 async function closeAll(networks: Map<NetworkName, PushNetwork>): Promise<void> {
   await Promise.all([...networks.values()].map((network) => network.close().catch(() => undefined)));
+}
+
+// One provider per set of endpoint options, for callers that hold the server's configuration
+// rather than a provider of their own.
+const shared = new Map<string, PushNetworkProvider>();
+
+/** The app's networks under the server's push options (see PushNetworkProvider). */
+export function networksOf(app: PushApp, options: EndpointOptions): AppNetworks {
+  const key = JSON.stringify(options);
+  let provider = shared.get(key);
+  if (!provider) {
+    provider = new PushNetworkProvider(endpointsOf(options));
+    shared.set(key, provider);
+  }
+  return provider.networksOf(app);
+}
+
+/** Closes every network `networksOf` opened (at shutdown). */
+export async function closeSharedNetworks(): Promise<void> {
+  const providers = [...shared.values()];
+  shared.clear();
+  await Promise.all(providers.map((provider) => provider.close()));
 }

@@ -34,6 +34,16 @@ describe('Web Push', () => {
     await web.close();
   });
 
+  it('gives each installation its own badge after "Increment"', async () => {
+    const web = network();
+    const counted = device('web', server.subscribe('sub-badge'), { badge: 6 });
+    const plain = device('web', server.subscribe('sub-plain'));
+    await web.send([counted, plain], message({ alert: 'x', badge: 'Increment' }));
+    assert.deepEqual(JSON.parse(receivedBy('sub-badge')[0]!.plaintext), { alert: 'x', badge: 6 });
+    assert.deepEqual(JSON.parse(receivedBy('sub-plain')[0]!.plaintext), { alert: 'x', badge: 'Increment' });
+    await web.close();
+  });
+
   it('passes the expiry as TTL', async () => {
     const web = network();
     const target = device('web', server.subscribe('sub-ttl'));

@@ -46,13 +46,15 @@ export class WebPushNetwork implements PushNetwork {
   }
 
   async send(devices: readonly PushDevice[], message: PushMessage): Promise<DeliveryResult[]> {
-    const payload = JSON.stringify(message.data);
+    const shared = JSON.stringify(message.data);
+    // The installation's badge after "Increment" replaces the one given.
+    const payloadFor = (device: PushDevice) => (device.badge === null ? shared : JSON.stringify({ ...message.data, badge: device.badge }));
     const ttl = secondsLeft(message.expiresAt, this.now()) ?? DEFAULT_TTL;
     return mapLimited(devices, this.endpoints.concurrency, async (device) => {
       const subscription = subscriptionOf(device.deviceToken);
       if (!subscription) return failed(device, 'Web Push: the deviceToken is not a PushSubscription (JSON with an https endpoint and keys p256dh and auth).', { invalidToken: true });
       try {
-        await webpush.sendNotification(subscription, payload, { vapidDetails: this.credential.vapidDetails, TTL: ttl, agent: this.agent, timeout: TIMEOUT_MS });
+        await webpush.sendNotification(subscription, payloadFor(device), { vapidDetails: this.credential.vapidDetails, TTL: ttl, agent: this.agent, timeout: TIMEOUT_MS });
         return delivered(device);
       } catch (error) {
         if (error instanceof webpush.WebPushError) {
