@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { WebPushServer } from '../../../test/helpers/webpush-server.ts';
 import { newVapidKeys } from '../../../test/helpers/push-test-keys.ts';
 import { device, endpoints, message } from '../../../test/helpers/push-devices.ts';
+import webpush from 'web-push';
 import { WebPushNetwork } from './webpush.ts';
 
 /** Web Push against a local push service that checks the VAPID token and decrypts each payload. */
@@ -41,6 +42,19 @@ describe('Web Push', () => {
     await web.send([counted, plain], message({ alert: 'x', badge: 'Increment' }));
     assert.deepEqual(JSON.parse(receivedBy('sub-badge')[0]!.plaintext), { alert: 'x', badge: 6 });
     assert.deepEqual(JSON.parse(receivedBy('sub-plain')[0]!.plaintext), { alert: 'x', badge: 'Increment' });
+    await web.close();
+  });
+
+  it('signs one VAPID token per push service for many devices, with the app\'s keys even when web-push has global ones', async () => {
+    const other = newVapidKeys();
+    webpush.setVapidDetails('mailto:other@example.com', other.publicKey, other.privateKey);
+    const web = network();
+    const devices = ['v1', 'v2', 'v3'].map((id) => device('web', server.subscribe(id)));
+    assert.deepEqual((await web.send(devices, message({ alert: 'x' }))).map((result) => result.ok), [true, true, true]);
+    const authorizations = new Set(['v1', 'v2', 'v3'].map((id) => receivedBy(id)[0]!.headers.authorization));
+    assert.equal(authorizations.size, 1);
+    assert.equal(receivedBy('v1')[0]!.vapid.publicKey, vapidDetails.publicKey);
+    assert.equal(receivedBy('v1')[0]!.vapid.claims.aud, server.url);
     await web.close();
   });
 

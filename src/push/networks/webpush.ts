@@ -15,6 +15,8 @@ import { delivered, failed, failedToConnect, failedWithStatus } from './results.
 /** Without an expiry, the push service may keep the message four weeks (web-push's default). */
 const DEFAULT_TTL = 28 * 86_400;
 const TIMEOUT_MS = 30_000;
+/** web-push signs VAPID tokens for 12 hours; one is reused per push service for 11 of them. */
+const VAPID_REUSE_MS = 11 * 3_600_000;
 
 interface Subscription {
   readonly endpoint: string;
@@ -36,6 +38,9 @@ function subscriptionOf(token: string): Subscription | null {
 export class WebPushNetwork implements PushNetwork {
   readonly name = 'webpush' as const;
   private readonly agent: Agent;
+  // Signing a VAPID token costs more than encrypting a payload (web-push turns the key into PEM
+  // each time): one token per push service origin, which is its audience, serves every device there.
+  private readonly vapid = new Map<string, { authorization: string; until: number }>();
 
   constructor(
     private readonly credential: WebPushCredential,
@@ -54,7 +59,10 @@ export class WebPushNetwork implements PushNetwork {
       const subscription = subscriptionOf(device.deviceToken);
       if (!subscription) return failed(device, 'Web Push: the deviceToken is not a PushSubscription (JSON with an https endpoint and keys p256dh and auth).', { invalidToken: true });
       try {
-        await webpush.sendNotification(subscription, payloadFor(device), { vapidDetails: this.credential.vapidDetails, TTL: ttl, agent: this.agent, timeout: TIMEOUT_MS });
+        const headers = { Authorization: this.authorizationFor(new URL(subscription.endpoint).origin) };
+        // vapidDetails null (which web-push accepts, its types do not): the Authorization given is
+        // used, never keys some other code set with web-push's global setVapidDetails.
+        await webpush.sendNotification(subscription, payloadFor(device), { vapidDetails: null as unknown as undefined, headers, TTL: ttl, agent: this.agent, timeout: TIMEOUT_MS });
         return delivered(device);
       } catch (error) {
         if (error instanceof webpush.WebPushError) {
@@ -68,6 +76,15 @@ export class WebPushNetwork implements PushNetwork {
         return failedToConnect(device, 'Web Push', error);
       }
     });
+  }
+
+  private authorizationFor(origin: string): string {
+    const cached = this.vapid.get(origin);
+    if (cached && Date.now() < cached.until) return cached.authorization;
+    const { subject, publicKey, privateKey } = this.credential.vapidDetails;
+    const authorization = webpush.getVapidHeaders(origin, subject, publicKey, privateKey, 'aes128gcm').Authorization;
+    this.vapid.set(origin, { authorization, until: Date.now() + VAPID_REUSE_MS });
+    return authorization;
   }
 
   async close(): Promise<void> {
