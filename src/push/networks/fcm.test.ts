@@ -121,6 +121,15 @@ describe('FCM', () => {
     await Promise.all([fcm.close(), onlySender.close()]);
   });
 
+  it('fails with a retryable error when FCM cannot be reached', async () => {
+    const fcm = new FcmNetwork([credential], endpoints({ fcmTokenUrl: server.tokenUrl }));
+    const [result] = await fcm.send([device('android', 'unreachable')], message({ alert: 'x' }));
+    assert.equal(result!.ok, false);
+    assert.equal(result!.retryable, true);
+    assert.match(result!.error!, /^FCM: connect ECONNREFUSED 127\.0\.0\.1:9$/);
+    await fcm.close();
+  });
+
   it('fails every device with the token endpoint\'s refusal, asking it once per page, without throwing', async () => {
     const stranger = newServiceAccount('basalt-unknown');
     const fcm = network([{ firebaseServiceAccount: stranger.account } as unknown as FcmCredential]);
