@@ -85,9 +85,9 @@ eachBackend('apps: push credentials', (target) => {
     assert.equal(response.status, 200, response.text);
     assert.equal(response.body.push, null);
     // Nothing stored now: a mask sent for a secret is refused as the wrong value it is.
-    const refused = await apps(base, 'PUT', `/${app.applicationId}`, { body: { push: { windows: { clientId: 'ms-app://x', clientSecret: MASK } , web: masked.web } } });
+    const refused = await apps(base, 'PUT', `/${app.applicationId}`, { body: { push: { windows: { clientId: 'ms-app://x', clientSecret: MASK } } } });
     assertError(refused, 400, 107);
-    assert.equal(refused.body.error, 'App setting push.web.vapidDetails.privateKey must be a P-256 private key, 32 bytes in base64url.');
+    assert.equal(refused.body.error, 'App setting push.windows.clientSecret is the mask /1/apps shows, and no secret is stored there: give the secret itself.');
   });
 
   it('refuses wrong credentials with 400/107 and a message that names the field, and leaves the app unchanged', async () => {

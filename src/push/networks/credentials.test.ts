@@ -47,6 +47,8 @@ describe('push credentials', () => {
       [{ web: { vapidDetails: { subject: 'mailto:a@b.c', publicKey: 'short', privateKey: vapid.privateKey } } }, 'App setting push.web.vapidDetails.publicKey must be a P-256 public key, 65 bytes in base64url (as web-push generateVAPIDKeys gives).'],
       [{ web: { vapidDetails: { subject: 'mailto:a@b.c', publicKey: otherKey.publicKey, privateKey: vapid.privateKey } } }, 'App setting push.web.vapidDetails.publicKey must be the public key of privateKey.'],
     ];
+    cases.push([{ windows: { clientId: 'ms-app://x', clientSecret: MASK } }, 'App setting push.windows.clientSecret is the mask /1/apps shows, and no secret is stored there: give the secret itself.']);
+    cases.push([{ android: [full.android[0], { firebaseServiceAccount: { ...service, private_key_id: MASK }, senderId: '9' }] }, 'App setting push.android[1].firebaseServiceAccount.private_key_id is the mask /1/apps shows, and no secret is stored there: give the secret itself.']);
     for (const [value, message] of cases) {
       const problem = pushCredentialsProblem(value);
       assert.ok(problem?.startsWith(message.replace(/\.$/, '')), `${JSON.stringify(value).slice(0, 120)}\n  got: ${problem}\n  expected: ${message}`);

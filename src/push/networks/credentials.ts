@@ -210,6 +210,8 @@ export function pushCredentialsProblem(value: unknown): string | null {
   if (value === null) return null;
   try {
     normalise(value);
+    const masked = maskedSecretAt(value);
+    if (masked) return `App setting ${masked} is the mask /1/apps shows, and no secret is stored there: give the secret itself.`;
     return null;
   } catch (error) {
     if (error instanceof Problem) return `App setting ${error.message}.`;
@@ -285,4 +287,14 @@ export function restoreMaskedSecrets(next: unknown, stored: unknown): unknown {
     for (const name of secrets) if (object[name] === MASK && typeof kept[name] === 'string') object[name] = kept[name];
     return object;
   });
+}
+
+/** Where a secret is still MASK after restoreMaskedSecrets (nothing was stored there), or null. */
+function maskedSecretAt(value: unknown): string | null {
+  let found: string | null = null;
+  mapSecrets(value, (object, secrets, at) => {
+    for (const name of secrets) if (found === null && object[name] === MASK) found = `${at}.${name}`;
+    return object;
+  });
+  return found;
 }
