@@ -7,7 +7,7 @@
 import { createSecureServer, type Http2SecureServer, type Http2Session, type IncomingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
 import { randomUUID, type KeyObject } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
-import { SERVER_TLS, TEST_CA, verifyJwt } from './push-test-keys.ts';
+import { SERVER_TLS, TEST_CA, peekJwt, verifyJwt } from './push-test-keys.ts';
 
 export interface ApnsReceived {
   readonly deviceToken: string;
@@ -34,6 +34,10 @@ export class ApnsServer {
   /** Tokens older than this are "expired" (APNs: one hour). */
   tokenLifetimeSeconds = 3600;
   connections = 0;
+  /** Milliseconds each answer waits, so that streams overlap; and the most that did. */
+  answerDelayMs = 0;
+  inFlight = 0;
+  maxInFlight = 0;
   readonly tokensSeen = new Set<string>();
   private readonly sessions = new Set<Http2Session>();
 
@@ -68,36 +72,41 @@ export class ApnsServer {
 
   private handle(stream: ServerHttp2Stream, headers: IncomingHttpHeaders): void {
     const chunks: Buffer[] = [];
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.on('end', () => {
-      const answer = (status: number, reason?: string, extra: Record<string, string> = {}) => {
-        stream.respond({ ':status': status, 'apns-id': randomUUID(), ...(reason ? { 'content-type': 'application/json' } : {}), ...extra });
-        stream.end(reason ? JSON.stringify({ reason, ...(status === 410 ? { timestamp: Date.now() } : {}) }) : undefined);
-      };
-      const match = /^\/3\/device\/([0-9a-fA-F]+)$/.exec(String(headers[':path']));
-      if (headers[':method'] !== 'POST') return answer(405, 'MethodNotAllowed');
-      if (!match) return answer(400, 'BadPath');
-      const auth = this.authenticate(stream, headers);
-      if (auth.reason) return answer(403, auth.reason);
-      if (!headers['apns-topic']) return answer(400, 'MissingTopic');
-      if (!PUSH_TYPES.has(String(headers['apns-push-type']))) return answer(400, 'InvalidPushType');
-      if (headers['apns-priority'] !== undefined && !['1', '5', '10'].includes(String(headers['apns-priority']))) return answer(400, 'BadPriority');
-      if (headers['apns-expiration'] !== undefined && !/^\d+$/.test(String(headers['apns-expiration']))) return answer(400, 'BadExpirationDate');
-      if (headers['apns-collapse-id'] !== undefined && Buffer.byteLength(String(headers['apns-collapse-id'])) > 64) return answer(400, 'BadCollapseId');
-      let payload: any;
-      try {
-        payload = JSON.parse(Buffer.concat(chunks).toString());
-      } catch {
-        return answer(400, 'PayloadEmpty');
-      }
-      if (typeof payload?.aps !== 'object') return answer(400, 'PayloadEmpty');
-      const deviceToken = match[1]!;
-      this.received.push({ deviceToken, headers, payload, auth: auth.who! });
-      const scripted = this.script.get(deviceToken);
-      const next = scripted && scripted.length > 1 ? scripted.shift()! : scripted?.[0];
-      if (next) return answer(next.status, next.reason, next.headers);
-      answer(200);
-    });
+    stream.on('end', () => setTimeout(() => this.answer(stream, headers, chunks), this.answerDelayMs));
+  }
+
+  private answer(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, chunks: Buffer[]): void {
+    this.inFlight--;
+    const answer = (status: number, reason?: string, extra: Record<string, string> = {}) => {
+      stream.respond({ ':status': status, 'apns-id': randomUUID(), ...(reason ? { 'content-type': 'application/json' } : {}), ...extra });
+      stream.end(reason ? JSON.stringify({ reason, ...(status === 410 ? { timestamp: Date.now() } : {}) }) : undefined);
+    };
+    const match = /^\/3\/device\/([0-9a-fA-F]+)$/.exec(String(headers[':path']));
+    if (headers[':method'] !== 'POST') return answer(405, 'MethodNotAllowed');
+    if (!match) return answer(400, 'BadPath');
+    const auth = this.authenticate(stream, headers);
+    if (auth.reason) return answer(403, auth.reason);
+    if (!headers['apns-topic']) return answer(400, 'MissingTopic');
+    if (!PUSH_TYPES.has(String(headers['apns-push-type']))) return answer(400, 'InvalidPushType');
+    if (headers['apns-priority'] !== undefined && !['1', '5', '10'].includes(String(headers['apns-priority']))) return answer(400, 'BadPriority');
+    if (headers['apns-expiration'] !== undefined && !/^\d+$/.test(String(headers['apns-expiration']))) return answer(400, 'BadExpirationDate');
+    if (headers['apns-collapse-id'] !== undefined && Buffer.byteLength(String(headers['apns-collapse-id'])) > 64) return answer(400, 'BadCollapseId');
+    let payload: any;
+    try {
+      payload = JSON.parse(Buffer.concat(chunks).toString());
+    } catch {
+      return answer(400, 'PayloadEmpty');
+    }
+    if (typeof payload?.aps !== 'object') return answer(400, 'PayloadEmpty');
+    const deviceToken = match[1]!;
+    this.received.push({ deviceToken, headers, payload, auth: auth.who! });
+    const scripted = this.script.get(deviceToken);
+    const next = scripted && scripted.length > 1 ? scripted.shift()! : scripted?.[0];
+    if (next) return answer(next.status, next.reason, next.headers);
+    answer(200);
   }
 
   private authenticate(stream: ServerHttp2Stream, headers: IncomingHttpHeaders): { who?: string; reason?: string } {
@@ -109,7 +118,7 @@ export class ApnsServer {
     }
     const token = /^bearer (.+)$/.exec(String(authorization))?.[1];
     if (!token) return { reason: 'InvalidProviderToken' };
-    const kid = JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString() || '{}').kid;
+    const kid = peekJwt(token)?.header.kid;
     const key = this.keys.get(kid);
     const jwt = key ? verifyJwt(token, 'ES256', key.publicKey) : null;
     if (!key || !jwt || jwt.claims.iss !== key.teamId || typeof jwt.claims.iat !== 'number') return { reason: 'InvalidProviderToken' };

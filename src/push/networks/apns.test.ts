@@ -130,6 +130,22 @@ describe('APNs', () => {
     await apns.close();
   });
 
+  it('keeps at most --push-concurrency streams in flight, over one connection', async () => {
+    const apns = new ApnsNetwork([{ token, topic: 'com.example.app' }], endpoints({ apnsUrl: server.url, apnsSandboxUrl: server.url, concurrency: 3 }));
+    server.answerDelayMs = 20;
+    server.maxInFlight = 0;
+    const start = server.connections;
+    try {
+      const results = await apns.send(Array.from({ length: 12 }, () => device('ios', apnsToken())), message({ alert: 'many' }));
+      assert.equal(results.filter((result) => result.ok).length, 12);
+    } finally {
+      server.answerDelayMs = 0;
+    }
+    assert.equal(server.maxInFlight, 3);
+    assert.equal(server.connections, start + 1);
+    await apns.close();
+  });
+
   it('authenticates with a client certificate (PEM pair or .p12), on the endpoint of production or sandbox', async () => {
     const production = new ApnsNetwork(
       [{ cert: CLIENT_CERT.cert, key: CLIENT_CERT.key, topic: 'com.example.pem', production: true }, { pfx: CLIENT_CERT.pfx, passphrase: CLIENT_CERT.passphrase, topic: 'com.example.p12', production: true }],
