@@ -130,6 +130,14 @@ describe('APNs', () => {
     await apns.close();
   });
 
+  it('reports a provider token APNs cannot verify as a failure of each device, not of its token', async () => {
+    const impostor = network([{ token: { ...token, key: newApnsKey().privatePem }, topic: 'com.example.app' }]);
+    const target = device('ios', apnsToken());
+    assert.deepEqual(await impostor.send([target], message({ alert: 'x' })), [{ objectId: target.objectId, ok: false, error: 'APNs 403 InvalidProviderToken' }]);
+    assert.equal(receivedBy(target.deviceToken).length, 0);
+    await impostor.close();
+  });
+
   it('keeps at most --push-concurrency streams in flight, over one connection', async () => {
     const apns = new ApnsNetwork([{ token, topic: 'com.example.app' }], endpoints({ apnsUrl: server.url, apnsSandboxUrl: server.url, concurrency: 3 }));
     server.answerDelayMs = 20;
