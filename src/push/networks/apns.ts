@@ -30,6 +30,8 @@ interface Answer {
 
 class ApnsSender {
   private session: ClientHttp2Session | null = null;
+  /** Streams under way per session: the session holds the process open only while it has some. */
+  private readonly streams = new WeakMap<ClientHttp2Session, number>();
   private token: { value: string; issuedAt: number } | null = null;
   private readonly signingKey: KeyObject | null;
   private readonly tls: SecureClientSessionOptions;
@@ -77,7 +79,7 @@ class ApnsSender {
     session.on('close', forget);
     // An error also closes the session; the streams under way fail with it.
     session.on('error', forget);
-    // An idle connection must not keep the process alive.
+    // An idle connection must not keep the process alive; one with streams under way must.
     session.unref();
     this.session = session;
     return session;
@@ -87,7 +89,18 @@ class ApnsSender {
     return new Promise((resolve, reject) => {
       let stream;
       try {
-        stream = this.connection().request({ ':method': 'POST', ':path': path, 'content-type': 'application/json', ...headers });
+        const session = this.connection();
+        stream = session.request({ ':method': 'POST', ':path': path, 'content-type': 'application/json', ...headers });
+        if (this.streams.get(session) === undefined) session.ref();
+        this.streams.set(session, (this.streams.get(session) ?? 0) + 1);
+        stream.on('close', () => {
+          const left = (this.streams.get(session) ?? 1) - 1;
+          if (left > 0) this.streams.set(session, left);
+          else {
+            this.streams.delete(session);
+            session.unref();
+          }
+        });
       } catch (error) {
         // A session that cannot open a stream (closing, or out of stream ids) is replaced.
         this.session?.destroy();
