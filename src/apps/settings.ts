@@ -1,6 +1,7 @@
 import { Errors } from '../errors/index.ts';
 import { isPlainObject } from '../encoding/values.ts';
 import type { AppSettings } from './types.ts';
+import { pushCredentialsOf, pushCredentialsProblem } from '../push/networks/credentials.ts';
 
 type Check = (value: unknown) => boolean;
 const bool: Check = (value) => typeof value === 'boolean';
@@ -61,7 +62,16 @@ const FILE_UPLOAD = shape({ enableForPublic: bool, enableForAnonymousUser: bool,
 export const MAX_SESSION_LENGTH = 100 * 365 * 86_400;
 
 /** Every app setting that can be written (spec 2.11, decisions.md "Accounts and apps"). */
-const SETTINGS: Record<string, { check: Check; expects: string }> = {
+interface SettingRule {
+  readonly check: Check;
+  readonly expects: string;
+  /** A refusal more precise than `expects` (which field, and why); null when the value is good. */
+  readonly problem?: (value: unknown) => string | null;
+  /** The form in which a good value is stored. */
+  readonly normalise?: (value: unknown) => unknown;
+}
+
+const SETTINGS: Record<string, SettingRule> = {
   clientClassCreationEnabled: { check: bool, expects: 'a boolean' },
   clientPushEnabled: { check: bool, expects: 'a boolean' },
   requireRevocableSessions: { check: bool, expects: 'a boolean' },
@@ -72,7 +82,13 @@ const SETTINGS: Record<string, { check: Check; expects: string }> = {
   emailVerifyTokenValidityDuration: { check: integerIn(1, 365 * 86400), expects: 'a number of seconds (at most a year)' },
   passwordPolicy: { check: PASSWORD_POLICY, expects: 'null or {minLength?: 1–1024, pattern?: a regular expression, validationError?: text, resetTokenValidityDuration?: seconds}' },
   accountLockout: { check: ACCOUNT_LOCKOUT, expects: 'null or {threshold: failed logins 1–1000, duration: minutes > 0}' },
-  push: { check: object, expects: 'an object' },
+  // The delivery networks' credentials (docs/push-networks.md), write-only: /1/apps shows them masked.
+  push: {
+    check: (value) => value === null || object(value),
+    expects: 'null or an object {ios?, android?, windows?, web?}',
+    problem: pushCredentialsProblem,
+    normalise: (value) => (value === null ? null : pushCredentialsOf(value)),
+  },
   email: { check: EMAIL, expects: 'null or {host, port?, secure?, auth?: {user, pass}, from}' },
   auth: {
     check: AUTH,
@@ -93,7 +109,9 @@ export function parseSettings(body: Record<string, unknown>, ignore: readonly st
     const rule = Object.hasOwn(SETTINGS, key) ? SETTINGS[key] : undefined;
     if (!rule) throw Errors.invalidJson(`Unknown app setting ${JSON.stringify(key.slice(0, 80))}.`);
     if (!rule.check(value)) throw Errors.invalidJson(`App setting ${key} must be ${rule.expects}.`);
-    settings[key] = value;
+    const problem = rule.problem?.(value);
+    if (problem) throw Errors.invalidJson(problem);
+    settings[key] = rule.normalise ? rule.normalise(value) : value;
   }
   return settings as Partial<AppSettings>;
 }

@@ -39,6 +39,10 @@ export interface DeliveryResult {
   readonly error?: string;
   /** The network says the token is no longer valid: the pipeline removes it from the installation. */
   readonly invalidToken?: boolean;
+  /** The network was busy or failing (429, 5xx, a lost connection): the same send may succeed later. */
+  readonly retryable?: boolean;
+  /** How long the network asked to wait (its Retry-After), in milliseconds, when it said. */
+  readonly retryAfterMs?: number;
 }
 
 /** A delivery network with one app's credentials bound. */

@@ -4,6 +4,7 @@ import { isPlainObject } from '../../encoding/values.ts';
 import type { Account } from '../../apps/accounts.ts';
 import type { AppRecord } from '../../apps/types.ts';
 import { parseSettings } from '../../apps/settings.ts';
+import { maskPushCredentials, restoreMaskedSecrets } from '../../push/networks/credentials.ts';
 import type { HttpDeps } from '../deps.ts';
 import { publicUrl } from '../context.ts';
 import { svcHeader } from '../credentials.ts';
@@ -19,6 +20,8 @@ export function registerAppsRoutes(app: FastifyInstance, deps: HttpDeps): void {
     appName: record.appName,
     applicationId: record.applicationId,
     ...record.settings,
+    // Write-only: the delivery networks' secrets never leave the server.
+    ...(record.settings.push !== undefined ? { push: maskPushCredentials(record.settings.push) } : {}),
     dashboardURL: `${publicUrl(deps, request)}/dashboard/apps/${encodeURIComponent(record.applicationId)}`,
     ...record.keys,
   });
@@ -53,6 +56,8 @@ export function registerAppsRoutes(app: FastifyInstance, deps: HttpDeps): void {
     const account = await authenticate(deps, request);
     const current = await visibleApp(account, request.params.applicationId);
     const body = appBody(request.body);
+    // A body that sends back the masked push credentials it read keeps the stored secrets.
+    if (body.push !== undefined) body.push = restoreMaskedSecrets(body.push, current.settings.push);
     if (body.appName !== undefined && (typeof body.appName !== 'string' || body.appName.trim() === '')) throw Errors.invalidJson('appName must be a non-empty string.');
     if (typeof body.appName === 'string') checkNameLength(body.appName);
     const record = await deps.apps.update(current.applicationId, {
