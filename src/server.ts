@@ -44,6 +44,9 @@ import { openFileStorage } from './files/open.ts';
 import { queueRoutes } from './http/routes/queue.ts';
 import { JobRunner } from './queue/runner.ts';
 import { JOB_TYPES } from './queue/job-types.ts';
+import { pushRoutes } from './http/routes/push.ts';
+import { pushJobTypes } from './push/jobs.ts';
+import { loadTestPushNetworks, NO_NETWORKS, type PushNetworksProvider } from './push/networks-provider.ts';
 
 export interface BasaltServer {
   readonly http: FastifyInstance;
@@ -84,7 +87,14 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     logger.warn({ module: config.testWriteObserver }, 'TEST ONLY: a write observer module is loaded (--test-write-observer); do not run this in production');
     await loadWriteObserver(config.testWriteObserver, hooks.shared);
   }
-  const apps = new AppRegistry(backend, hooks, sessionWrites, (type) => JOB_TYPES[type]?.maxAttempts ?? config.queueMaxAttempts);
+  // Delivery networks with each app's credentials; until src/push/networks/ supplies them, none.
+  let pushNetworks: PushNetworksProvider = NO_NETWORKS;
+  if (config.testPushNetworks) {
+    logger.warn({ module: config.testPushNetworks }, 'TEST ONLY: push networks are loaded from a module (--test-push-networks); do not run this in production');
+    pushNetworks = await loadTestPushNetworks(config.testPushNetworks);
+  }
+  const jobTypes = { ...JOB_TYPES, ...pushJobTypes({ networks: pushNetworks, pageSize: config.pushPageSize }) };
+  const apps = new AppRegistry(backend, hooks, sessionWrites, (type) => jobTypes[type]?.maxAttempts ?? config.queueMaxAttempts);
   const accounts = new AccountService(backend);
   // Several processes may start at once on one PostgreSQL: only one creates the default app.
   const report = await backend.exclusive('bootstrap', () => bootstrap(config, apps, accounts));
@@ -155,7 +165,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   // The batch route dispatches through the same table it is part of.
   let table: RouteTable;
   // Built-in classes' routes come first: their /1/classes/_X paths must win over the generic ones.
-  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes, ...functionRoutes(functions), ...unbuiltListRoutes, batchRoute(() => table)]);
+  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes, ...functionRoutes(functions), ...pushRoutes, ...unbuiltListRoutes, batchRoute(() => table)]);
   registerAppRoutes(http, deps, table);
   const front = new DirectFront(deps, table, http.log as unknown as Logger, answerHooks);
   http.addHook('preClose', (done) => {
@@ -163,7 +173,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     done();
   });
   if (internal.directFront !== false) direct = front;
-  const queue = new JobRunner(apps, backend, JOB_TYPES, { concurrency: config.queueConcurrency, sweepIntervalMs: config.queueSweepInterval, leaseMs: config.queueLeaseTime, retryDelayMs: config.queueRetryDelay }, logger);
+  const queue = new JobRunner(apps, backend, jobTypes, { concurrency: config.queueConcurrency, sweepIntervalMs: config.queueSweepInterval, leaseMs: config.queueLeaseTime, retryDelayMs: config.queueRetryDelay }, logger);
   queue.start();
 
   return {
@@ -176,6 +186,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
       // those still running are then released, so another process takes them at once.
       await Promise.all([http.close(), queue.stop(config.shutdownTimeout / 2)]);
       await files.storage.close();
+      await pushNetworks.close();
       await backend.close();
     },
   };

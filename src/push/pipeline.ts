@@ -1,0 +1,175 @@
+import type { AppHandle } from '../apps/registry.ts';
+import { and, type FindQuery, type WhereNode } from '../query/ast.ts';
+import { parseQuery } from '../query/parse.ts';
+import { parseDistinct } from '../query/aggregate/distinct.ts';
+import { INTERNAL, writeDelete, writeUpdate } from '../rest/write/pipeline.ts';
+import type { StoredObject, WriteStep } from '../storage/port.ts';
+import type { NewJob } from '../storage/sql-jobs.ts';
+import type { PushNetworksProvider } from './networks-provider.ts';
+import { sendPage, type SendLog } from './send.ts';
+import { DONE, FINISHED, NOTHING, PUSH_STATUS, recordPage, type PageOutcome, type PushState } from './status.ts';
+import { instantOfWallTime, offsetKey } from './time.ts';
+
+export const PUSH_PAGE_JOB = 'push-page';
+export const PUSH_PLAN_JOB = 'push-plan';
+export const PUSH_REMOVE_JOB = 'push-remove';
+
+/** decisions.md "Push": a status is readable for 30 days, then removed by its own queued job. */
+export const PUSH_STATUS_LIFETIME_MS = 30 * 86_400_000;
+
+/** One page of one batch: the installations after `after` (objectId order) of the batch's audience. */
+export interface PagePayload {
+  readonly pushStatusId: string;
+  readonly batch: string;
+  /** The batch's checkpoint this page starts from ("" for its first page). */
+  readonly after: string;
+  readonly expiresAt: number | null;
+  /** Local-time pushes: the time zones of the batch's UTC offset. */
+  readonly zones: readonly string[] | null;
+}
+
+export interface PipelineOptions {
+  readonly networks: PushNetworksProvider;
+  readonly pageSize: number;
+}
+
+export function pageJob(payload: PagePayload, runAt?: number): NewJob {
+  return runAt === undefined ? { type: PUSH_PAGE_JOB, payload } : { type: PUSH_PAGE_JOB, payload, runAt };
+}
+
+/**
+ * Sends one page and records it: the counters, the batch's checkpoint and the next page's job are
+ * written in one transaction, so after a crash the push resumes from the last recorded page; a
+ * page is sent again only if the crash came between its sending and its record (at least once).
+ */
+export async function runPage(app: AppHandle, payload: PagePayload, options: PipelineOptions, log: SendLog): Promise<void> {
+  const status = await app.store.get(PUSH_STATUS, payload.pushStatusId, null);
+  if (!status || !current(status, payload)) return;
+  if (status.data.status !== 'running' && !(await markRunning(app, payload))) return;
+  if (payload.expiresAt !== null && Date.now() >= payload.expiresAt) {
+    const expired = `The push expired at ${new Date(payload.expiresAt).toISOString()} before it was sent${payload.zones ? ` to UTC offset ${payload.batch}` : ''}.`;
+    await record(app, payload, DONE, { ...NOTHING, errors: [expired] }, []);
+    return;
+  }
+  const installations = await readPage(app, status, payload, options.pageSize);
+  const data = JSON.parse(String(status.data.payload)) as Record<string, unknown>;
+  const networks = installations.length > 0 ? await options.networks.networksOf(app.record) : {};
+  const offset = payload.zones ? payload.batch : null;
+  const outcome = await sendPage(app, installations, { pushStatusId: payload.pushStatusId, data, expiresAt: payload.expiresAt === null ? null : new Date(payload.expiresAt) }, networks, offset, log);
+  const last = installations.at(-1)?.objectId;
+  const full = installations.length === options.pageSize && last !== undefined;
+  const next = full ? [app.jobs.enqueueStep(pageJob({ ...payload, after: last })).step] : [];
+  await record(app, payload, full ? last : DONE, outcome, next);
+}
+
+/** Whether the batch's checkpoint is still where this page starts (else it ran already). */
+function current(status: StoredObject, payload: PagePayload): boolean {
+  if (FINISHED.includes(status.data.status as PushState)) return false;
+  return (status.data.checkpoints as Record<string, string> | undefined)?.[payload.batch] === payload.after;
+}
+
+/** scheduled/pending → running before the first device is reached; false when it was canceled meanwhile. */
+async function markRunning(app: AppHandle, payload: PagePayload): Promise<boolean> {
+  let started = false;
+  await writeUpdate(app, INTERNAL, {
+    className: PUSH_STATUS,
+    objectId: payload.pushStatusId,
+    write: null,
+    change: (status) => {
+      started = current(status, payload);
+      if (!started || status.data.status === 'running') return { object: status, relations: [] };
+      return { object: { ...status, updatedAt: new Date().toISOString(), data: { ...status.data, status: 'running' } }, relations: [] };
+    },
+  });
+  return started;
+}
+
+async function record(app: AppHandle, payload: PagePayload, to: string, outcome: PageOutcome, steps: readonly WriteStep[]): Promise<void> {
+  await writeUpdate(app, INTERNAL, {
+    className: PUSH_STATUS,
+    objectId: payload.pushStatusId,
+    write: null,
+    change: (status) => {
+      const next = recordPage(status, payload.batch, payload.after, to, outcome, Date.now());
+      return next ? { object: next, relations: [], steps } : { object: status, relations: [] };
+    },
+  });
+}
+
+const BY_OBJECT_ID = [{ field: { kind: 'column', column: 'objectId' }, as: 'text', descending: false }] as const;
+
+/** The batch's audience as stored in the status (JSON, as Parse keeps it), with a token to send to. */
+function audienceOf(status: StoredObject, zones: readonly string[] | null): Record<string, unknown> {
+  const where = JSON.parse(String(status.data.query)) as Record<string, unknown>;
+  const parts: Record<string, unknown>[] = [where, { deviceToken: { $exists: true } }];
+  if (zones) parts.push({ timeZone: { $in: zones } });
+  return { $and: parts };
+}
+
+/** A keyset page: memory holds one page whatever the audience's size, and a page costs an index range read. */
+async function readPage(app: AppHandle, status: StoredObject, payload: PagePayload, pageSize: number): Promise<StoredObject[]> {
+  const schemas = await app.schemas.all();
+  const schema = schemas.get('_Installation');
+  if (!schema) return [];
+  const parsed = parseQuery(audienceOf(status, payload.zones), schema, (name) => schemas.get(name) ?? null);
+  const after: WhereNode = { kind: 'compare', field: { kind: 'column', column: 'objectId' }, op: 'gt', value: payload.after, as: 'text' };
+  const query: FindQuery = { where: payload.after ? and([parsed.where, after]) : parsed.where, order: BY_OBJECT_ID, limit: pageSize, skip: 0 };
+  return app.store.find('_Installation', query);
+}
+
+/** At most this many distinct time zones are planned (the IANA database has about 600). */
+const MAX_ZONES = 5000;
+
+/**
+ * A local-time push (spec 2.12): the time zones of its audience are grouped by their UTC offset
+ * at the moment their clocks show the push time, and each offset becomes a batch whose first
+ * page is due then (at once when that moment has passed). Installations without a timeZone, or
+ * with one the runtime does not know, are left out.
+ */
+export async function runPlan(app: AppHandle, pushStatusId: string): Promise<void> {
+  const status = await app.store.get(PUSH_STATUS, pushStatusId, null);
+  if (!status || FINISHED.includes(status.data.status as PushState) || Object.keys(status.data.checkpoints ?? {}).length > 0) return;
+  const wall = Date.parse(`${String(status.data.pushTime)}Z`);
+  const interval = typeof status.data.expiration_interval === 'number' ? status.data.expiration_interval : null;
+  const expiry = typeof status.data.expiry === 'number' ? status.data.expiry : null;
+  const batches = new Map<string, { at: number; zones: string[] }>();
+  for (const zone of await zonesOf(app, status)) {
+    const instant = instantOfWallTime(wall, zone);
+    if (!instant) continue;
+    const key = offsetKey(instant.offset);
+    const batch = batches.get(key) ?? { at: instant.at, zones: [] };
+    batch.zones.push(zone);
+    batches.set(key, batch);
+  }
+  const now = Date.now();
+  const jobs = [...batches].map(([key, batch]) =>
+    pageJob({ pushStatusId, batch: key, after: '', expiresAt: interval !== null ? batch.at + interval * 1000 : expiry, zones: batch.zones }, Math.max(batch.at, now)),
+  );
+  const steps = jobs.length > 0 ? [app.jobs.enqueueStep(jobs).step] : [];
+  await writeUpdate(app, INTERNAL, {
+    className: PUSH_STATUS,
+    objectId: pushStatusId,
+    write: null,
+    change: (stored) => {
+      if (FINISHED.includes(stored.data.status as PushState) || Object.keys(stored.data.checkpoints ?? {}).length > 0) return { object: stored, relations: [] };
+      const checkpoints = Object.fromEntries([...batches.keys()].map((key) => [key, '']));
+      // No installation has a usable timeZone: the push is done, having reached no one.
+      const state = jobs.length > 0 ? stored.data.status : 'succeeded';
+      return { object: { ...stored, updatedAt: new Date().toISOString(), data: { ...stored.data, checkpoints, status: state } }, relations: [], steps };
+    },
+  });
+}
+
+async function zonesOf(app: AppHandle, status: StoredObject): Promise<string[]> {
+  const schemas = await app.schemas.all();
+  const schema = schemas.get('_Installation');
+  if (!schema?.fields.timeZone) return [];
+  const where = { $and: [audienceOf(status, null), { timeZone: { $exists: true } }] };
+  const values = await app.store.distinct('_Installation', parseDistinct('timeZone', where, schema, (name) => schemas.get(name) ?? null), MAX_ZONES);
+  return values.filter((value): value is string => typeof value === 'string' && value !== '');
+}
+
+/** The status's 30 days are over. */
+export async function removeStatus(app: AppHandle, pushStatusId: string): Promise<void> {
+  await writeDelete(app, INTERNAL, { className: PUSH_STATUS, objectId: pushStatusId, write: null });
+}
