@@ -1,0 +1,49 @@
+import { appendFileSync } from 'node:fs';
+
+/**
+ * Delivery networks for test/api/push.test.ts, loaded by the server under test with
+ * `--test-push-networks` in place of APNs, FCM, WNS and Web Push. Each `send` is written to the
+ * file named by PUSH_LOG as one JSON line (network, devices, message), so a test sees exactly what
+ * was delivered. An app whose name holds `no-<network>` (no-apns, no-fcm, no-wns, no-webpush) has
+ * no credentials for it. A token starting with `invalid` is refused as no longer valid, one
+ * starting with `refused` is refused for another reason.
+ */
+const NAMES = ['apns', 'fcm', 'wns', 'webpush'] as const;
+
+interface Device {
+  readonly objectId: string;
+  readonly deviceType: string;
+  readonly deviceToken: string;
+  readonly badge: number | null;
+}
+
+interface Message {
+  readonly pushStatusId: string;
+  readonly data: Record<string, unknown>;
+  readonly expiresAt: Date | null;
+}
+
+export default function networksOf(app: { applicationId: string; appName: string }): Record<string, unknown> {
+  const log = process.env.PUSH_LOG;
+  if (!log) throw new Error('PUSH_LOG is not set');
+  const networks: Record<string, unknown> = {};
+  for (const name of NAMES) {
+    if (app.appName.includes(`no-${name}`)) continue;
+    networks[name] = {
+      name,
+      async send(devices: readonly Device[], message: Message) {
+        appendFileSync(
+          log,
+          `${JSON.stringify({ at: Date.now(), appId: app.applicationId, network: name, pushStatusId: message.pushStatusId, data: message.data, expiresAt: message.expiresAt?.toISOString() ?? null, devices: devices.map(({ objectId, deviceType, deviceToken, badge }) => ({ objectId, deviceType, deviceToken, badge })) })}\n`,
+        );
+        return devices.map((device) => {
+          if (device.deviceToken.startsWith('invalid')) return { objectId: device.objectId, ok: false, error: `${name}: the token is no longer valid`, invalidToken: true };
+          if (device.deviceToken.startsWith('refused')) return { objectId: device.objectId, ok: false, error: `${name}: refused` };
+          return { objectId: device.objectId, ok: true };
+        });
+      },
+      async close() {},
+    };
+  }
+  return networks;
+}
