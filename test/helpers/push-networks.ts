@@ -6,7 +6,7 @@ import { appendFileSync } from 'node:fs';
  * file named by PUSH_LOG as one JSON line (network, devices, message), so a test sees exactly what
  * was delivered. An app whose name holds `no-<network>` (no-apns, no-fcm, no-wns, no-webpush) has
  * no credentials for it. A token starting with `invalid` is refused as no longer valid, one
- * starting with `refused` is refused for another reason.
+ * starting with `refused` is refused for another reason. PUSH_SLOW_MS delays every send.
  */
 const NAMES = ['apns', 'fcm', 'wns', 'webpush'] as const;
 
@@ -32,6 +32,9 @@ export default function networksOf(app: { applicationId: string; appName: string
     networks[name] = {
       name,
       async send(devices: readonly Device[], message: Message) {
+        // PUSH_SLOW_MS: a network that takes its time, so a test can stop the server mid-push.
+        const slow = Number(process.env.PUSH_SLOW_MS ?? 0);
+        if (slow > 0) await new Promise((resolve) => setTimeout(resolve, slow));
         appendFileSync(
           log,
           `${JSON.stringify({ at: Date.now(), appId: app.applicationId, network: name, pushStatusId: message.pushStatusId, data: message.data, expiresAt: message.expiresAt?.toISOString() ?? null, devices: devices.map(({ objectId, deviceType, deviceToken, badge }) => ({ objectId, deviceType, deviceToken, badge })) })}\n`,
