@@ -169,6 +169,24 @@ async function zonesOf(app: AppHandle, status: StoredObject): Promise<string[]> 
   return values.filter((value): value is string => typeof value === 'string' && value !== '');
 }
 
+/**
+ * A page's job failed for the last time (the database or the networks' provider kept failing):
+ * the push ends failed with the reason, rather than stay running with no job left to end it.
+ */
+export async function abandonPush(app: AppHandle, pushStatusId: string, error: string): Promise<void> {
+  await writeUpdate(app, INTERNAL, {
+    className: PUSH_STATUS,
+    objectId: pushStatusId,
+    write: null,
+    change: (status) => {
+      if (FINISHED.includes(status.data.status as PushState)) return { object: status, relations: [] };
+      const previous = typeof status.data.errorMessage === 'string' ? `${status.data.errorMessage}\n` : '';
+      const errorMessage = `${previous}Delivery stopped after its last attempt: ${error}`.slice(0, 4000);
+      return { object: { ...status, updatedAt: new Date().toISOString(), data: { ...status.data, status: 'failed', errorMessage } }, relations: [] };
+    },
+  });
+}
+
 /** The status's 30 days are over. */
 export async function removeStatus(app: AppHandle, pushStatusId: string): Promise<void> {
   await writeDelete(app, INTERNAL, { className: PUSH_STATUS, objectId: pushStatusId, write: null });

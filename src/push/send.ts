@@ -37,7 +37,9 @@ export async function sendPage(app: AppHandle, installations: readonly StoredObj
       fail(deviceType, `The app has no ${CREDENTIAL_NAMES[name]} in its push settings: ${deviceType} devices were not sent to.`);
       continue;
     }
-    groups.set(name, [...(groups.get(name) ?? []), installation]);
+    const group = groups.get(name);
+    if (group) group.push(installation);
+    else groups.set(name, [installation]);
   }
   const invalid: PushDevice[] = [];
   for (const [name, group] of groups) {

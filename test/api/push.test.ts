@@ -127,6 +127,21 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.deepEqual(server().deliveries(id), []);
     });
 
+    it('a push whose page keeps failing ends failed with the reason once its job\'s attempts are used up', async () => {
+      const broken = await server().app({}, 'push-broken');
+      await install(broken, { deviceType: 'android', channels: ['Down'] });
+      const { status } = await pushAndWait(broken, { channels: ['Down'], data });
+      assert.equal(status.status, 'failed');
+      assert.equal(status.numSent, 0);
+      assert.match(status.errorMessage, /^Delivery stopped after its last attempt: the networks are down$/);
+      // The status is written before the queue buries the job: wait for the burial.
+      let dead: { type: string; attempts: number }[] = [];
+      for (const deadline = Date.now() + 60_000; dead.length === 0 && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+        dead = (await broken.get('/1/queue/jobs', { key: 'master', query: { status: 'dead' } })).body.results;
+      }
+      assert.deepEqual(dead.map((job) => [job.type, job.attempts]), [['push-page', 2]]);
+    });
+
     it('a push that finished cannot be canceled', async () => {
       const { id } = await pushAndWait(app, { channels: ['Nobody'], data });
       assertError(await app.delete(`/1/push/${id}`, { key: 'master' }), 400, 142);

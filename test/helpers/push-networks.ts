@@ -6,7 +6,8 @@ import { appendFileSync } from 'node:fs';
  * file named by PUSH_LOG as one JSON line (network, devices, message), so a test sees exactly what
  * was delivered. An app whose name holds `no-<network>` (no-apns, no-fcm, no-wns, no-webpush) has
  * no credentials for it. A token starting with `invalid` is refused as no longer valid, one
- * starting with `refused` is refused for another reason. PUSH_SLOW_MS delays every send.
+ * starting with `refused` is refused for another reason. PUSH_SLOW_MS delays every send. For an
+ * app whose name holds `broken`, getting the networks fails.
  */
 const NAMES = ['apns', 'fcm', 'wns', 'webpush'] as const;
 
@@ -26,6 +27,8 @@ interface Message {
 export default function networksOf(app: { applicationId: string; appName: string }): Record<string, unknown> {
   const log = process.env.PUSH_LOG;
   if (!log) throw new Error('PUSH_LOG is not set');
+  // An app named `…broken…`: its networks cannot be had at all (the provider fails).
+  if (app.appName.includes('broken')) throw new Error('the networks are down');
   const networks: Record<string, unknown> = {};
   for (const name of NAMES) {
     if (app.appName.includes(`no-${name}`)) continue;

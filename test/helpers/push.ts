@@ -22,7 +22,8 @@ export const PAGE_SIZE = 500;
 
 /**
  * A Basalt process of its own per backend, whose push networks are the recording ones of
- * test/helpers/push-networks.ts (--test-push-networks), with pages of PAGE_SIZE installations.
+ * test/helpers/push-networks.ts (--test-push-networks), with pages of PAGE_SIZE installations;
+ * a failing job is tried twice, 50 ms apart.
  */
 export function pushServer(backend: 'sqlite' | 'postgres'): { server: () => PushServer } {
   let current: PushServer | null = null;
@@ -32,7 +33,7 @@ export function pushServer(backend: 'sqlite' | 'postgres'): { server: () => Push
     cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
     const log = join(dir, 'deliveries.jsonl');
     writeFileSync(log, '');
-    const env: Record<string, string> = { BASALT_DATA_DIR: dir, BASALT_ADMIN_EMAIL: ADMIN.email, BASALT_ADMIN_PASSWORD: ADMIN.password, PUSH_LOG: log, BASALT_PUSH_PAGE_SIZE: String(PAGE_SIZE), BASALT_QUEUE_SWEEP_INTERVAL: '1000' };
+    const env: Record<string, string> = { BASALT_DATA_DIR: dir, BASALT_ADMIN_EMAIL: ADMIN.email, BASALT_ADMIN_PASSWORD: ADMIN.password, PUSH_LOG: log, BASALT_PUSH_PAGE_SIZE: String(PAGE_SIZE), BASALT_QUEUE_SWEEP_INTERVAL: '1000', BASALT_QUEUE_MAX_ATTEMPTS: '2', BASALT_QUEUE_RETRY_DELAY: '50' };
     if (backend === 'postgres') {
       const db = await tempDatabase();
       cleanup.push(() => db.drop());
