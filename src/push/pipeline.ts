@@ -1,5 +1,5 @@
 import type { AppHandle } from '../apps/registry.ts';
-import { and, type FindQuery, type WhereNode } from '../query/ast.ts';
+import { and, type WhereNode } from '../query/ast.ts';
 import { parseQuery } from '../query/parse.ts';
 import { parseDistinct } from '../query/aggregate/distinct.ts';
 import { INTERNAL, writeDelete, writeUpdate } from '../rest/write/pipeline.ts';
@@ -7,7 +7,8 @@ import type { StoredObject, WriteStep } from '../storage/port.ts';
 import type { NewJob } from '../storage/sql-jobs.ts';
 import type { PushNetworksProvider } from './networks-provider.ts';
 import { sendPage, type SendLog } from './send.ts';
-import { DONE, FINISHED, NOTHING, PUSH_STATUS, recordPage, type PageOutcome, type PushState } from './status.ts';
+import { batchOf, claimPage, expireBatch, FINISHED, NEW_BATCH, NOTHING, PUSH_STATUS, recordPage, type PageOutcome, type PushState } from './status.ts';
+import type { PushMessage } from './network.ts';
 import { instantOfWallTime, offsetKey } from './time.ts';
 
 export const PUSH_PAGE_JOB = 'push-page';
@@ -21,7 +22,7 @@ export const PUSH_STATUS_LIFETIME_MS = 30 * 86_400_000;
 export interface PagePayload {
   readonly pushStatusId: string;
   readonly batch: string;
-  /** The batch's checkpoint this page starts from ("" for its first page). */
+  /** The objectId the page starts after ("" for the batch's first page). */
   readonly after: string;
   readonly expiresAt: number | null;
   /** Local-time pushes: the time zones of the batch's UTC offset. */
@@ -38,62 +39,63 @@ export function pageJob(payload: PagePayload, runAt?: number): NewJob {
 }
 
 /**
- * Sends one page and records it: the counters, the batch's checkpoint and the next page's job are
- * written in one transaction, so after a crash the push resumes from the last recorded page; a
- * page is sent again only if the crash came between its sending and its record (at least once).
+ * One page of a batch, in two transactions around the sending. The claim reads the page, moves
+ * the batch's read cursor past it, marks it open and queues the next page's job, so another
+ * worker (of any process) reads and sends the next page while this one sends; the record adds
+ * the counters and closes the page. A job run again (its process died) finds its page open and
+ * sends it again (at least once), or finds it recorded and does nothing: each page counts once.
  */
 export async function runPage(app: AppHandle, payload: PagePayload, options: PipelineOptions, log: SendLog): Promise<void> {
   const status = await app.store.get(PUSH_STATUS, payload.pushStatusId, null);
-  if (!status || !current(status, payload)) return;
-  if (status.data.status !== 'running' && !(await markRunning(app, payload))) return;
-  if (payload.expiresAt !== null && Date.now() >= payload.expiresAt) {
-    const expired = `The push expired at ${new Date(payload.expiresAt).toISOString()} before it was sent${payload.zones ? ` to UTC offset ${payload.batch}` : ''}.`;
-    await record(app, payload, DONE, { ...NOTHING, errors: [expired] }, []);
+  const state = status ? batchOf(status, payload.batch) : null;
+  if (!status || !state) return;
+  const expired = payload.expiresAt !== null && Date.now() >= payload.expiresAt;
+  const reopened = state.open[payload.after];
+  let page: StoredObject[];
+  if (reopened !== undefined) {
+    page = expired ? [] : await readPage(app, status, payload, options.pageSize, reopened);
+  } else if (state.read === payload.after) {
+    if (expired) {
+      await change(app, payload, (current) => expireBatch(current, payload.batch, payload.after, expiredOutcome(payload), Date.now()), []);
+      return;
+    }
+    page = await readPage(app, status, payload, options.pageSize, null);
+    const last = page.at(-1)?.objectId ?? null;
+    const full = page.length === options.pageSize && last !== null;
+    const next = full ? [app.jobs.enqueueStep(pageJob({ ...payload, after: last })).step] : [];
+    const claimed = await change(app, payload, (current) => claimPage(current, payload.batch, payload.after, last, full, Date.now()), next);
+    if (!claimed || last === null) return;
+  } else {
     return;
   }
-  const installations = await readPage(app, status, payload, options.pageSize);
+  const outcome = expired ? expiredOutcome(payload) : await sendPage(app, page, messageOf(status, payload), await options.networks.networksOf(app.record), payload.zones ? payload.batch : null, log);
+  await change(app, payload, (current) => recordPage(current, payload.batch, payload.after, outcome, Date.now()), []);
+}
+
+function messageOf(status: StoredObject, payload: PagePayload): PushMessage {
   const data = JSON.parse(String(status.data.payload)) as Record<string, unknown>;
-  const networks = installations.length > 0 ? await options.networks.networksOf(app.record) : {};
-  const offset = payload.zones ? payload.batch : null;
-  const outcome = await sendPage(app, installations, { pushStatusId: payload.pushStatusId, data, expiresAt: payload.expiresAt === null ? null : new Date(payload.expiresAt) }, networks, offset, log);
-  const last = installations.at(-1)?.objectId;
-  const full = installations.length === options.pageSize && last !== undefined;
-  const next = full ? [app.jobs.enqueueStep(pageJob({ ...payload, after: last })).step] : [];
-  await record(app, payload, full ? last : DONE, outcome, next);
+  return { pushStatusId: payload.pushStatusId, data, expiresAt: payload.expiresAt === null ? null : new Date(payload.expiresAt) };
 }
 
-/** Whether the batch's checkpoint is still where this page starts (else it ran already). */
-function current(status: StoredObject, payload: PagePayload): boolean {
-  if (FINISHED.includes(status.data.status as PushState)) return false;
-  return (status.data.checkpoints as Record<string, string> | undefined)?.[payload.batch] === payload.after;
+function expiredOutcome(payload: PagePayload): PageOutcome {
+  const where = payload.zones ? ` to UTC offset ${payload.batch}` : '';
+  return { ...NOTHING, errors: [`The push expired at ${new Date(payload.expiresAt!).toISOString()} before it was sent${where}.`] };
 }
 
-/** scheduled/pending → running before the first device is reached; false when it was canceled meanwhile. */
-async function markRunning(app: AppHandle, payload: PagePayload): Promise<boolean> {
-  let started = false;
+/** Writes `next(status)` with `steps` in one transaction; false (and nothing written) when it is null. */
+async function change(app: AppHandle, payload: PagePayload, next: (status: StoredObject) => StoredObject | null, steps: readonly WriteStep[]): Promise<boolean> {
+  let changed = false;
   await writeUpdate(app, INTERNAL, {
     className: PUSH_STATUS,
     objectId: payload.pushStatusId,
     write: null,
     change: (status) => {
-      started = current(status, payload);
-      if (!started || status.data.status === 'running') return { object: status, relations: [] };
-      return { object: { ...status, updatedAt: new Date().toISOString(), data: { ...status.data, status: 'running' } }, relations: [] };
+      const updated = next(status);
+      changed = updated !== null;
+      return updated ? { object: updated, relations: [], steps } : { object: status, relations: [] };
     },
   });
-  return started;
-}
-
-async function record(app: AppHandle, payload: PagePayload, to: string, outcome: PageOutcome, steps: readonly WriteStep[]): Promise<void> {
-  await writeUpdate(app, INTERNAL, {
-    className: PUSH_STATUS,
-    objectId: payload.pushStatusId,
-    write: null,
-    change: (status) => {
-      const next = recordPage(status, payload.batch, payload.after, to, outcome, Date.now());
-      return next ? { object: next, relations: [], steps } : { object: status, relations: [] };
-    },
-  });
+  return changed;
 }
 
 const BY_OBJECT_ID = [{ field: { kind: 'column', column: 'objectId' }, as: 'text', descending: false }] as const;
@@ -106,15 +108,18 @@ function audienceOf(status: StoredObject, zones: readonly string[] | null): Reco
   return { $and: parts };
 }
 
-/** A keyset page: memory holds one page whatever the audience's size, and a page costs an index range read. */
-async function readPage(app: AppHandle, status: StoredObject, payload: PagePayload, pageSize: number): Promise<StoredObject[]> {
+/**
+ * A keyset page: memory holds one page whatever the audience's size, and a page costs an index
+ * range read. `upTo`: the last objectId of a page claimed before, read again.
+ */
+async function readPage(app: AppHandle, status: StoredObject, payload: PagePayload, pageSize: number, upTo: string | null): Promise<StoredObject[]> {
   const schemas = await app.schemas.all();
   const schema = schemas.get('_Installation');
   if (!schema) return [];
   const parsed = parseQuery(audienceOf(status, payload.zones), schema, (name) => schemas.get(name) ?? null);
-  const after: WhereNode = { kind: 'compare', field: { kind: 'column', column: 'objectId' }, op: 'gt', value: payload.after, as: 'text' };
-  const query: FindQuery = { where: payload.after ? and([parsed.where, after]) : parsed.where, order: BY_OBJECT_ID, limit: pageSize, skip: 0 };
-  return app.store.find('_Installation', query);
+  const bound = (op: 'gt' | 'lte', value: string): WhereNode => ({ kind: 'compare', field: { kind: 'column', column: 'objectId' }, op, value, as: 'text' });
+  const where = and([parsed.where, ...(payload.after ? [bound('gt', payload.after)] : []), ...(upTo === null ? [] : [bound('lte', upTo)])]);
+  return app.store.find('_Installation', { where, order: BY_OBJECT_ID, limit: pageSize, skip: 0 });
 }
 
 /** At most this many distinct time zones are planned (the IANA database has about 600). */
@@ -152,7 +157,7 @@ export async function runPlan(app: AppHandle, pushStatusId: string): Promise<voi
     write: null,
     change: (stored) => {
       if (FINISHED.includes(stored.data.status as PushState) || Object.keys(stored.data.checkpoints ?? {}).length > 0) return { object: stored, relations: [] };
-      const checkpoints = Object.fromEntries([...batches.keys()].map((key) => [key, '']));
+      const checkpoints = Object.fromEntries([...batches.keys()].map((key) => [key, NEW_BATCH]));
       // No installation has a usable timeZone: the push is done, having reached no one.
       const state = jobs.length > 0 ? stored.data.status : 'succeeded';
       return { object: { ...stored, updatedAt: new Date().toISOString(), data: { ...stored.data, checkpoints, status: state } }, relations: [], steps };

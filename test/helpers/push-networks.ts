@@ -40,7 +40,7 @@ export default function networksOf(app: { applicationId: string; appName: string
         if (slow > 0) await new Promise((resolve) => setTimeout(resolve, slow));
         appendFileSync(
           log,
-          `${JSON.stringify({ at: Date.now(), appId: app.applicationId, network: name, pushStatusId: message.pushStatusId, data: message.data, expiresAt: message.expiresAt?.toISOString() ?? null, devices: devices.map(({ objectId, deviceType, deviceToken, badge }) => ({ objectId, deviceType, deviceToken, badge })) })}\n`,
+          `${JSON.stringify({ at: Date.now(), pid: process.pid, appId: app.applicationId, network: name, pushStatusId: message.pushStatusId, data: message.data, expiresAt: message.expiresAt?.toISOString() ?? null, devices: devices.map(({ objectId, deviceType, deviceToken, badge }) => ({ objectId, deviceType, deviceToken, badge })) })}\n`,
         );
         return devices.map((device) => {
           if (device.deviceToken.startsWith('invalid')) return { objectId: device.objectId, ok: false, error: `${name}: the token is no longer valid`, invalidToken: true };

@@ -10,6 +10,8 @@ import { ADMIN } from './targets.ts';
 /** One call of a test network's `send`, as test/helpers/push-networks.ts logs it. */
 export interface Delivery {
   readonly at: number;
+  /** The server process that sent it. */
+  readonly pid: number;
   readonly appId: string;
   readonly network: string;
   readonly pushStatusId: string;
