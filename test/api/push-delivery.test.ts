@@ -153,6 +153,14 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const live = await pushAndWait(app, { channels: ['Expiry'], data: { alert: 'x' }, expiration_time: until });
       assert.equal(live.status.expiry, Date.parse(until));
       assert.equal(server().deliveries(live.id)[0]!.expiresAt, until);
+      // expiration_interval counts from push_time.
+      const at = Date.now() + 1500;
+      const scheduled = await push(app, { channels: ['Expiry'], data: { alert: 'x' }, push_time: new Date(at).toISOString(), expiration_interval: 600 });
+      assert.equal(scheduled.response.status, 200, scheduled.response.text);
+      const done = await finished(app, scheduled.id);
+      assert.equal(done.expiry, at + 600_000);
+      assert.equal(done.expiration_interval, 600);
+      assert.equal(server().deliveries(scheduled.id)[0]!.expiresAt, new Date(at + 600_000).toISOString());
     });
 
     it('device types without credentials count as failed, with the missing credential named', async () => {

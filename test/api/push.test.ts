@@ -70,6 +70,24 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assertError(await app.put(`/1/classes/_PushStatus/${id}`, { status: 'failed' }, { key: 'master' }), 403, 119);
     });
 
+    it('a status is removed 30 days after it was created, by a job queued with it', async () => {
+      const own = await server().app();
+      const { id } = await pushAndWait(own, { channels: ['Nobody'], data });
+      const status = await pushStatus(own, id);
+      const jobs = (await own.get('/1/queue/jobs', { key: 'master' })).body.results as { objectId: string; type: string; payload: unknown; runAt: string }[];
+      const removal = jobs.filter((job) => job.type === 'push-remove');
+      assert.deepEqual(removal.map((job) => job.payload), [{ pushStatusId: id }]);
+      assert.equal(Date.parse(removal[0]!.runAt), Date.parse(status.createdAt) + 30 * DAY);
+      // Made due now (the queue's retry), it removes the status.
+      assert.equal((await own.post(`/1/queue/jobs/${removal[0]!.objectId}/retry`, {}, { key: 'master' })).status, 200);
+      for (const deadline = Date.now() + 60_000; ; ) {
+        const read = await own.get(`/1/classes/_PushStatus/${id}`, { key: 'master' });
+        if (read.status === 404) break;
+        if (Date.now() > deadline) assert.fail('the status was not removed');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    });
+
     it('the REST key pushes; a client key only in an app with clientPushEnabled (119 otherwise)', async () => {
       const { response: rest } = await push(app, { channels: ['Nobody'], data }, 'rest');
       assert.equal(rest.status, 200, rest.text);
