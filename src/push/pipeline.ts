@@ -98,7 +98,12 @@ async function change(app: AppHandle, payload: PagePayload, next: (status: Store
   return changed;
 }
 
-const BY_OBJECT_ID = [{ field: { kind: 'column', column: 'objectId' }, as: 'text', descending: false }] as const;
+/**
+ * objectId order, as the compiler's own tie-breaker writes it (`ORDER BY "objectId" ASC`): an
+ * explicit objectId key would be ordered `ASC NULLS FIRST` like any field, which PostgreSQL
+ * cannot read from the primary key, so every page would sort the rest of the audience.
+ */
+const BY_OBJECT_ID = [] as const;
 
 /** The batch's audience as stored in the status (JSON, as Parse keeps it), with a token to send to. */
 function audienceOf(status: StoredObject, zones: readonly string[] | null): Record<string, unknown> {
