@@ -54,6 +54,12 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       });
     }
 
+    it('refuses a body that is not an object with 107, and takes where as JSON text', async () => {
+      assertError(await app.post('/1/push', [data], { key: 'master' }), 400, 107);
+      const { id } = await pushAndWait(app, { where: JSON.stringify({ deviceType: 'ios' }), data });
+      assert.deepEqual(JSON.parse((await pushStatus(app, id)).query), { deviceType: 'ios' });
+    });
+
     it('answers 200 {result: true} with the status id in X-Svc- and X-Parse-Push-Status-Id; the status is master-key only', async () => {
       const { response, id } = await push(app, { channels: ['Nobody'], data });
       assert.equal(response.status, 200, response.text);
