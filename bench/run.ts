@@ -2,10 +2,12 @@
  * `npm run bench`: a bare node:http server (the ceiling), then Basalt on SQLite, then Basalt on
  * PostgreSQL, each its own child process, each loaded by autocannon from this process.
  *
- *   BENCH_SUITES           comma list of http,queries,users,queue (default all; a partial run does not
- *                          overwrite bench/results/latest.md). http: the workloads of workloads.ts
+ *   BENCH_SUITES           comma list of http,queries,users,queue,push (default all but push; a partial run
+ *                          does not overwrite bench/results/latest.md). http: the workloads of workloads.ts
  *                          against the ceiling; queries and users: bench/queries.ts, bench/users.ts;
- *                          queue: no-op jobs through the job queue (bench/queue.ts), on a server of its own
+ *                          queue: no-op jobs through the job queue (bench/queue.ts), on a server of its own;
+ *                          push: pushes to growing audiences (bench/push.ts), only when named, as in
+ *                          `npm run bench -- push` (the first argument, when given, is the suite list)
  *   BENCH_SECONDS          measured seconds per http workload (default 10)
  *   BENCH_QUERY_SECONDS    measured seconds per query and user workload (default 5)
  *   BENCH_WARMUP_SECONDS   unmeasured load before each workload, for the JIT and caches (default 2)
@@ -30,6 +32,7 @@ import { postgresSeeder, sqliteSeeder, type Seeder } from './seed.ts';
 import { ROOT, rssMb, startBasalt, startCeiling, tempDataDir, tempDatabase, type Cleanup, type RunningServer, type TempDatabase } from './servers.ts';
 import { runUsers, userTargets } from './users.ts';
 import { queueNotes, runQueueSuite, type QueueResult } from './queue.ts';
+import { pushNotes, runPushSuite, type PushResult } from './push.ts';
 import { BATCH_SIZE, WORKLOADS } from './workloads.ts';
 
 function envNumber(name: string, fallback: number, min: number): number {
@@ -49,8 +52,10 @@ const LOAD: LoadSettings = {
 // suite's 10 s each the whole run would pass ten minutes.
 const SUITE_LOAD: LoadSettings = { ...LOAD, seconds: envNumber('BENCH_QUERY_SECONDS', 5, 1) };
 const ALL_SUITES = ['http', 'queries', 'users', 'queue'] as const;
-type SuiteName = (typeof ALL_SUITES)[number];
-const SUITES = (process.env.BENCH_SUITES ?? ALL_SUITES.join(',')).split(',').map((s) => s.trim()) as SuiteName[];
+// Run only when named: seeding its audiences takes minutes. A run with it is still a full run.
+const OPTIONAL_SUITES = ['push'] as const;
+type SuiteName = (typeof ALL_SUITES)[number] | (typeof OPTIONAL_SUITES)[number];
+const SUITES = (process.argv[2] ?? process.env.BENCH_SUITES ?? ALL_SUITES.join(',')).split(',').map((s) => s.trim()) as SuiteName[];
 const ALL_TARGETS = ['ceiling', 'sqlite', 'postgres'] as const;
 type TargetName = (typeof ALL_TARGETS)[number];
 // The ceiling is the http suite's denominator; the other suites do not use it.
@@ -176,6 +181,14 @@ async function queueSuite(target: 'sqlite' | 'postgres'): Promise<QueueResult> {
   return result;
 }
 
+/** The push suite on a server and database of its own, as the queue suite. */
+async function pushSuite(target: 'sqlite' | 'postgres'): Promise<PushResult[]> {
+  const label = SERVER_LABEL[target];
+  process.stderr.write(`bench: starting ${label} for the push suite\n`);
+  const env: Record<string, string> = target === 'sqlite' ? { BASALT_DATA_DIR: tempDataDir(cleanups) } : { BASALT_DATABASE_URL: (await tempDatabase(POSTGRES_URL, cleanups)).url, BASALT_DATA_DIR: tempDataDir(cleanups) };
+  return runPushSuite(label, env, cleanups, (message) => process.stderr.write(`bench:   ${message}\n`));
+}
+
 function logRow(row: Row): void {
   process.stderr.write(`bench:     ${Math.round(row.reqPerSec)} req/s, p50 ${row.p50Ms.toFixed(1)} ms, p99 ${row.p99Ms.toFixed(1)} ms, non-2xx ${row.non2xx}, errors ${row.errors}\n`);
 }
@@ -255,7 +268,7 @@ async function main(): Promise<void> {
     if (!ALL_TARGETS.includes(target)) throw new Error(`BENCH_TARGETS: unknown target ${JSON.stringify(target)}; use ${ALL_TARGETS.join(',')}`);
   }
   for (const suite of SUITES) {
-    if (!ALL_SUITES.includes(suite)) throw new Error(`BENCH_SUITES: unknown suite ${JSON.stringify(suite)}; use ${ALL_SUITES.join(',')}`);
+    if (![...ALL_SUITES, ...OPTIONAL_SUITES].includes(suite)) throw new Error(`BENCH_SUITES: unknown suite ${JSON.stringify(suite)}; use ${[...ALL_SUITES, ...OPTIONAL_SUITES].join(',')}`);
   }
   for (const name of ONLY_WORKLOADS ?? []) {
     if (!WORKLOADS.some((w) => w.id === name)) throw new Error(`BENCH_WORKLOADS: unknown workload ${JSON.stringify(name)}; use ${WORKLOADS.map((w) => w.id).join(',')}`);
@@ -268,6 +281,7 @@ async function main(): Promise<void> {
   const suites: SuiteResults = { queries: [], users: [], aloneMs: new Map(), notes: [] };
   let ceiling: RunningServer | undefined;
   const queueResults: QueueResult[] = [];
+  const pushResults: PushResult[] = [];
   for (const target of ALL_TARGETS) {
     if (!TARGETS.includes(target)) continue;
     const server = await benchServer(target, rows, servers, suites);
@@ -276,9 +290,11 @@ async function main(): Promise<void> {
     else {
       await server.stop();
       if (SUITES.includes('queue')) queueResults.push(await queueSuite(target));
+      if (SUITES.includes('push')) pushResults.push(...(await pushSuite(target)));
     }
   }
   notes.push(...queueNotes(queueResults));
+  notes.push(...pushNotes(pushResults));
   if (ceiling && TARGETS.length > 1) await remeasureCeiling(ceiling, rows, notes);
   await ceiling?.stop();
 

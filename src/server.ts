@@ -50,6 +50,10 @@ import { queueRoutes } from './http/routes/queue.ts';
 import { JobRunner } from './queue/runner.ts';
 import { JOB_TYPES } from './queue/job-types.ts';
 import type { JobType, JobTypes } from './queue/types.ts';
+import { pushRoutes } from './http/routes/push.ts';
+import { pushJobTypes } from './push/jobs.ts';
+import { loadTestPushNetworks, NO_NETWORKS, type PushNetworksProvider } from './push/networks-provider.ts';
+import { realPushNetworks } from './push/real-networks.ts';
 
 export interface BasaltServer {
   readonly http: FastifyInstance;
@@ -90,8 +94,14 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     logger.warn({ module: config.testWriteObserver }, 'TEST ONLY: a write observer module is loaded (--test-write-observer); do not run this in production');
     await loadWriteObserver(config.testWriteObserver, hooks.shared);
   }
-  // Webhook deliveries are a job type of src/webhooks (see delivery-job.ts for why it is added here).
-  const jobTypes: JobTypes = { ...JOB_TYPES, [WEBHOOK_JOB]: webhookJob as JobType };
+  // Delivery networks with each app's credentials (src/push/networks/), or a test module's.
+  let pushNetworks: PushNetworksProvider = realPushNetworks(config);
+  if (config.testPushNetworks) {
+    logger.warn({ module: config.testPushNetworks }, 'TEST ONLY: push networks are loaded from a module (--test-push-networks); do not run this in production');
+    pushNetworks = await loadTestPushNetworks(config.testPushNetworks);
+  }
+  // Webhook deliveries and push pages are job types of src/webhooks and src/push (see delivery-job.ts for why they are added here).
+  const jobTypes: JobTypes = { ...JOB_TYPES, [WEBHOOK_JOB]: webhookJob as JobType, ...pushJobTypes({ networks: pushNetworks, pageSize: config.pushPageSize }) };
   const system = new SqlSystemStore(backend);
   const apps = new AppRegistry(backend, system, hooks, sessionWrites, (type) => jobTypes[type]?.maxAttempts ?? config.queueMaxAttempts);
   // Before any app opens: each app's hooks are read as it opens, before its first write.
@@ -167,7 +177,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   // The batch route dispatches through the same table it is part of.
   let table: RouteTable;
   // Built-in classes' routes come first: their /1/classes/_X paths must win over the generic ones.
-  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes, ...functionRoutes(functions), ...hookRoutes(webhooks), ...unbuiltListRoutes, batchRoute(() => table)]);
+  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes, ...functionRoutes(functions), ...hookRoutes(webhooks), ...pushRoutes, ...unbuiltListRoutes, batchRoute(() => table)]);
   registerAppRoutes(http, deps, table);
   const front = new DirectFront(deps, table, http.log as unknown as Logger, answerHooks);
   http.addHook('preClose', (done) => {
@@ -188,6 +198,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
       // those still running are then released, so another process takes them at once.
       await Promise.all([http.close(), queue.stop(config.shutdownTimeout / 2)]);
       await files.storage.close();
+      await pushNetworks.close();
       await backend.close();
     },
   };

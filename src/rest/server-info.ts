@@ -25,8 +25,9 @@ const FEATURES = deepFreeze({
   cloudCode: { jobs: false },
   // No server log to page through (/1/scriptlog answers empty).
   logs: { level: false, size: false, order: false, until: false, from: false },
-  // No push delivery, no stored pushes, no audiences.
-  push: { immediatePush: false, scheduledPush: false, storedPushData: false, pushAudiences: false, localization: false },
+  // POST /1/push sends at once or at push_time; _PushStatus keeps each push for 30 days. No
+  // audiences (/1/push_audiences answers empty) and no localized payloads.
+  push: { immediatePush: true, scheduledPush: true, storedPushData: true, pushAudiences: false, localization: false },
   schemas: {
     addField: true,
     removeField: true,

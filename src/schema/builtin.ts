@@ -13,7 +13,7 @@ interface BuiltinClass {
   readonly uniqueTogether?: readonly (readonly string[])[];
 }
 
-/** Spec 2.4, 2.5, 2.7, 2.8: the fields the built-in classes always have. */
+/** Spec 2.4, 2.5, 2.7, 2.8 and decisions.md "Push": the fields the built-in classes always have. */
 const BUILTIN: Readonly<Record<string, BuiltinClass>> = {
   _User: {
     fields: { username: { type: 'String' }, email: { type: 'String' }, emailVerified: { type: 'Boolean' }, authData: { type: 'Object' } },
@@ -68,6 +68,30 @@ const BUILTIN: Readonly<Record<string, BuiltinClass>> = {
     unique: ['functionName'],
     indexed: [],
     uniqueTogether: [['className', 'triggerName']],
+  },
+  // decisions.md "Push", in Parse Server's field shapes (query and payload as JSON text, expiry in
+  // milliseconds); checkpoints are the pipeline's record of the pages sent (src/push/status.ts).
+  _PushStatus: {
+    fields: {
+      pushTime: { type: 'String' },
+      source: { type: 'String' },
+      query: { type: 'String' },
+      payload: { type: 'String' },
+      title: { type: 'String' },
+      expiry: { type: 'Number' },
+      expiration_interval: { type: 'Number' },
+      status: { type: 'String' },
+      numSent: { type: 'Number' },
+      numFailed: { type: 'Number' },
+      sentPerType: { type: 'Object' },
+      failedPerType: { type: 'Object' },
+      sentPerUTCOffset: { type: 'Object' },
+      failedPerUTCOffset: { type: 'Object' },
+      errorMessage: { type: 'String' },
+      checkpoints: { type: 'Object' },
+    },
+    unique: [],
+    indexed: [],
   },
 };
 

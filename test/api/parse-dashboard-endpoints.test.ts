@@ -17,7 +17,7 @@ const FEATURES = {
   hooks: { create: true, read: true, update: true, delete: true },
   cloudCode: { jobs: false },
   logs: { level: false, size: false, order: false, until: false, from: false },
-  push: { immediatePush: false, scheduledPush: false, storedPushData: false, pushAudiences: false, localization: false },
+  push: { immediatePush: true, scheduledPush: true, storedPushData: true, pushAudiences: false, localization: false },
   schemas: {
     addField: true,
     removeField: true,
