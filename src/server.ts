@@ -44,6 +44,8 @@ import { openFileStorage } from './files/open.ts';
 import { queueRoutes } from './http/routes/queue.ts';
 import { JobRunner } from './queue/runner.ts';
 import { JOB_TYPES } from './queue/job-types.ts';
+import { CloudCode } from './cloud/cloud-code.ts';
+import { scriptLogRoutes } from './http/routes/script-log.ts';
 
 export interface BasaltServer {
   readonly http: FastifyInstance;
@@ -62,6 +64,15 @@ export async function openBackend(config: Config): Promise<Backend> {
   }
   const { SqliteBackend } = await import('./storage/sqlite/backend.ts');
   return SqliteBackend.open(config.dataDir);
+}
+
+/** This server's API root as its own cloud code reaches it: over loopback, whatever address it listens on. */
+function loopbackUrl(http: FastifyInstance): string {
+  const address = http.server.address();
+  if (address === null || typeof address === 'string') throw new Error('the server listens on no TCP port');
+  const wildcard = address.address === '0.0.0.0' || address.address === '::';
+  const host = wildcard ? (address.family === 'IPv6' ? '[::1]' : '127.0.0.1') : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}/1`;
 }
 
 function noSchemaCompiler(): never {
@@ -84,10 +95,16 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     logger.warn({ module: config.testWriteObserver }, 'TEST ONLY: a write observer module is loaded (--test-write-observer); do not run this in production');
     await loadWriteObserver(config.testWriteObserver, hooks.shared);
   }
-  const apps = new AppRegistry(backend, hooks, sessionWrites, (type) => JOB_TYPES[type]?.maxAttempts ?? config.queueMaxAttempts);
+  // Cloud code (docs/cloud-code.md): only with --cloud or --cloud-dir; an app's worker starts when the app is opened.
+  const cloud = config.cloud || config.cloudDir
+    ? new CloudCode({ defaultEntry: config.cloud ?? null, dir: config.cloudDir ?? null, watch: config.cloudWatch, memoryMb: config.cloudMemoryMb, timeoutMs: config.cloudTimeout }, logger)
+    : null;
+  if (cloud) functions.add(cloud, 1);
+  const apps = new AppRegistry(backend, hooks, sessionWrites, (type) => JOB_TYPES[type]?.maxAttempts ?? config.queueMaxAttempts, cloud && ((handle) => cloud.attach(handle)));
   const accounts = new AccountService(backend);
   // Several processes may start at once on one PostgreSQL: only one creates the default app.
   const report = await backend.exclusive('bootstrap', () => bootstrap(config, apps, accounts));
+  cloud?.setDefaultApp(report.defaultApp?.applicationId ?? null);
   const deps: HttpDeps = { config, backend, apps, accounts, logger };
   const files = { storage: await openFileStorage(config), sizeLimit: config.fileSizeLimit };
 
@@ -134,7 +151,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   if (config.metrics) {
     // Loaded only when asked for: prom-client adds about 13 MB to the resident memory of a process.
     const { HttpMetrics } = await import('./http/metrics.ts');
-    const metrics = new HttpMetrics(backend, apps);
+    const metrics = new HttpMetrics(backend, apps, () => cloud?.restarts ?? 0);
     answerHooks.add((pattern) => metrics.family(pattern));
     registerMetricsRoute(http, metrics, config.metricsToken);
     if (config.metricsToken === undefined) logger.warn('GET /metrics is served without --metrics-token: whoever reaches the port can read it.');
@@ -155,7 +172,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   // The batch route dispatches through the same table it is part of.
   let table: RouteTable;
   // Built-in classes' routes come first: their /1/classes/_X paths must win over the generic ones.
-  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes, ...functionRoutes(functions), ...unbuiltListRoutes, batchRoute(() => table)]);
+  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes, ...functionRoutes(functions), ...scriptLogRoutes(cloud), ...unbuiltListRoutes, batchRoute(() => table)]);
   registerAppRoutes(http, deps, table);
   const front = new DirectFront(deps, table, http.log as unknown as Logger, answerHooks);
   http.addHook('preClose', (done) => {
@@ -163,6 +180,15 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     done();
   });
   if (internal.directFront !== false) direct = front;
+  if (cloud) {
+    http.addHook('onListen', (done) => {
+      cloud.setServerUrl(loopbackUrl(http));
+      // The default app's code starts with the server, not with its first request.
+      const defaultApp = report.defaultApp;
+      if (defaultApp) void apps.handle(defaultApp).catch((error: unknown) => logger.error({ err: error }, 'could not open the default app'));
+      done();
+    });
+  }
   const queue = new JobRunner(apps, backend, JOB_TYPES, { concurrency: config.queueConcurrency, sweepIntervalMs: config.queueSweepInterval, leaseMs: config.queueLeaseTime, retryDelayMs: config.queueRetryDelay }, logger);
   queue.start();
 
@@ -175,6 +201,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
       // Running jobs get half the shutdown timeout to finish while requests drain; the leases of
       // those still running are then released, so another process takes them at once.
       await Promise.all([http.close(), queue.stop(config.shutdownTimeout / 2)]);
+      cloud?.close();
       await files.storage.close();
       await backend.close();
     },

@@ -66,6 +66,8 @@ export class AppRegistry {
     /** The write pipeline's entry for sessions (rest/write/internal.ts), which src/server.ts hands in. */
     private readonly sessionWrites: (app: WriteTarget) => SessionWrites,
     private readonly maxAttemptsOf: (type: string) => number = () => 8,
+    /** Runs once when an app is opened, before its first request (cloud code starts its worker here). */
+    private readonly onOpen: ((handle: AppHandle) => Promise<void>) | null = null,
   ) {
     backend.subscribe((message) => {
       if (message.what === 'app') this.forget(message.appId);
@@ -203,8 +205,9 @@ export class AppRegistry {
   handle(record: AppRecord): Promise<AppHandle> {
     let handle = this.handles.get(record.applicationId);
     if (!handle) {
-      handle = this.backend.openApp(record.namespace).then((ns) => {
+      handle = this.backend.openApp(record.namespace).then(async (ns) => {
         const opened = this.services(record, ns, null);
+        if (this.onOpen) await this.onOpen(opened);
         this.openHandles.set(record.applicationId, opened);
         return opened;
       });

@@ -3,11 +3,11 @@ import { ok, type RequestContext, type Result } from './context.ts';
 
 /**
  * The list endpoints of features Basalt does not have yet (cloud code jobs, webhooks, push
- * audiences, the script log). Parse Dashboard reads some of them when a page opens; a 404 there
+ * audiences). Parse Dashboard reads some of them when a page opens; a 404 there
  * shows as a broken page, while an empty list is the truth: there is nothing of the kind. Each
  * answers in Parse Server's shape for the list, master key only as there, until the feature exists.
  */
-export type UnbuiltList = 'jobs' | 'jobsData' | 'hookFunctions' | 'hookTriggers' | 'pushAudiences' | 'scriptLog';
+export type UnbuiltList = 'jobs' | 'jobsData' | 'hookFunctions' | 'hookTriggers' | 'pushAudiences';
 
 const EMPTY: Record<UnbuiltList, () => unknown> = {
   // Parse Server: the scheduled jobs, an array.
@@ -19,8 +19,6 @@ const EMPTY: Record<UnbuiltList, () => unknown> = {
   hookTriggers: () => [],
   // Parse Server: a query answer over _Audience.
   pushAudiences: () => ({ results: [] }),
-  // Parse Server: an array of log lines.
-  scriptLog: () => [],
 };
 
 export async function emptyList(ctx: RequestContext, list: UnbuiltList): Promise<Result> {

@@ -10,5 +10,4 @@ export const unbuiltListRoutes: AppRoute[] = [
   list('/1/hooks/functions', 'hookFunctions'),
   list('/1/hooks/triggers', 'hookTriggers'),
   list('/1/push_audiences', 'pushAudiences'),
-  list('/1/scriptlog', 'scriptLog'),
 ];
