@@ -56,7 +56,7 @@ async function validate(definition: Definition, request: Parameters<typeof check
 export async function runFunction(defined: CloudDefinitions, sink: LogSink, name: string, data: FunctionRequestData): Promise<unknown> {
   const definition = defined.functions.get(name);
   if (!definition) throw new CallFailure(Parse.Error.SCRIPT_FAILED, `Invalid function: "${name}"`);
-  const user = data.user ? Parse.Object.fromJSON({ className: '_User', objectId: data.user.objectId, ...(data.user.sessionToken ? { sessionToken: data.user.sessionToken } : {}) }) : undefined;
+  const user = data.user ? await callerOf(data.user) : undefined;
   const request = {
     params: decodeValue(data.params) as Record<string, unknown>,
     user,
@@ -104,6 +104,17 @@ export async function runTrigger(defined: CloudDefinitions, sink: LogSink, trigg
     }
     return { changes: triggerName === 'beforeSave' ? changesOf(before, object) : null, context: request.context ?? {} };
   });
+}
+
+/**
+ * The caller as Parse Server gives it: the whole user, with its session token. Read over loopback
+ * with that token (GET /1/users/me); only a call with a session pays for it.
+ */
+async function callerOf(user: NonNullable<FunctionRequestData['user']>): Promise<Parse.Object> {
+  if (!user.sessionToken) return Parse.Object.fromJSON({ className: '_User', objectId: user.objectId });
+  const rest = Parse.CoreManager.getRESTController() as unknown as { request(method: string, path: string, data: unknown, options: unknown): Promise<Record<string, unknown>> };
+  const me = await rest.request('GET', 'users/me', {}, { sessionToken: user.sessionToken });
+  return Parse.Object.fromJSON({ ...me, className: '_User', sessionToken: user.sessionToken });
 }
 
 function objectOf(className: string, json: Record<string, unknown>): Parse.Object {

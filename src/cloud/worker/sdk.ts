@@ -16,24 +16,16 @@ interface SdkInternals {
 
 export const sdk = Parse as unknown as SdkInternals;
 
-/** The value in wire JSON: SDK objects become `{__type: …}`, a Parse.Object a full `{__type: "Object"}`. */
+/**
+ * A function's result in wire JSON, as Parse Server encodes it (the SDK's encoder): a saved or
+ * fetched Parse.Object becomes a full `{__type: "Object", className, …}`, a bare one a Pointer,
+ * Dates, GeoPoints, Files typed; plain objects and arrays are walked.
+ */
 export function encodeValue(value: unknown): unknown {
-  if (value instanceof Parse.Object) return { ...(value.toJSON() as Record<string, unknown>), __type: 'Object', className: value.className };
-  if (Array.isArray(value)) return value.map(encodeValue);
-  if (value !== null && typeof value === 'object' && isPlain(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = encodeValue(item);
-    return out;
-  }
   if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return null;
   return sdk._encode(value);
 }
 
 export function decodeValue(value: unknown): unknown {
   return sdk._decode(null, value);
-}
-
-function isPlain(value: object): boolean {
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
