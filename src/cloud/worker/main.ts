@@ -23,6 +23,9 @@ if (setup.serverUrl) sdk.serverURL = setup.serverUrl;
 const defined = installCloudApi(Parse.Cloud as unknown as Record<string, unknown>);
 const sink: LogSink = (level, kind, name, message) => post({ t: 'log', level, kind, name, message });
 routeConsole(sink);
+// A promise the code forgot (an afterSave's unawaited save) is logged, as Parse Server's process
+// would; it does not end the worker and the calls it runs. A thrown exception does (and is restarted).
+process.on('unhandledRejection', (reason) => sink('error', 'unhandledRejection', '', reason instanceof Error ? reason.message : String(reason)));
 
 port.on('message', (message: ToWorker) => {
   if (message.t === 'serverUrl') {
