@@ -147,23 +147,30 @@ export class AppWorker {
     private readonly onLoaded: (registered: Registered) => void,
   ) {}
 
-  /** Starts a worker (the first, or a reload's) and switches new calls to it once it has loaded. */
+  /**
+   * Starts a worker (the first, a restart's or a reload's). Without a running worker, calls wait
+   * for this one; on a reload, the old one keeps taking calls until the new one has loaded, and
+   * stays when the new code fails to load.
+   */
   async start(): Promise<void> {
     const next = new Generation({ ...this.setup, serverUrl: this.serverUrl }, this.limits, (message) => this.write(message.level, message.kind, message.name, message.message));
     next.onStop = (reason) => this.stopped(next, reason);
     const previous = this.current;
-    this.current = next;
+    if (!previous) this.current = next;
     try {
       this.registered = await next.ready;
     } catch (error) {
       this.loadError = (error as Error).message;
       this.write('error', 'load', '', this.loadError);
-      if (this.current === next) this.current = previous;
+      if (this.current === next) this.current = null;
       throw error;
     }
     this.loadError = null;
+    // What was current meanwhile (the previous worker, or one a crash restarted) ends once idle.
+    const replaced = this.current;
+    this.current = next;
     this.onLoaded(this.registered);
-    if (previous && previous !== next) retire(previous);
+    for (const old of new Set([previous, replaced])) if (old && old !== next) retire(old);
   }
 
   /** Runs one call on the current worker; fails with the call's own error, or 141 when the worker stops. */

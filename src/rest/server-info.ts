@@ -21,10 +21,10 @@ const FEATURES = deepFreeze({
   globalConfig: { create: true, read: true, update: true, delete: true },
   // No webhooks yet: the hooks list endpoints answer empty.
   hooks: { create: false, read: false, update: false, delete: false },
-  // No cloud code, so no jobs.
+  // Cloud code runs (src/cloud), but its jobs do not yet.
   cloudCode: { jobs: false },
-  // No server log to page through (/1/scriptlog answers empty).
-  logs: { level: false, size: false, order: false, until: false, from: false },
+  // GET /1/scriptlog pages through the recent lines of the app's cloud code by these parameters.
+  logs: { level: true, size: true, order: true, until: true, from: true },
   // No push delivery, no stored pushes, no audiences.
   push: { immediatePush: false, scheduledPush: false, storedPushData: false, pushAudiences: false, localization: false },
   schemas: {

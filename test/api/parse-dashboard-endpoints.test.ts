@@ -16,7 +16,7 @@ const FEATURES = {
   globalConfig: { create: true, read: true, update: true, delete: true },
   hooks: { create: false, read: false, update: false, delete: false },
   cloudCode: { jobs: false },
-  logs: { level: false, size: false, order: false, until: false, from: false },
+  logs: { level: true, size: true, order: true, until: true, from: true },
   push: { immediatePush: false, scheduledPush: false, storedPushData: false, pushAudiences: false, localization: false },
   schemas: {
     addField: true,
@@ -38,6 +38,7 @@ const EMPTY_LISTS: Record<string, unknown> = {
   '/1/hooks/functions': [],
   '/1/hooks/triggers': [],
   '/1/push_audiences': { results: [] },
+  // Served by cloud code (docs/cloud-code.md): empty for an app without code.
   '/1/scriptlog': [],
 };
 
