@@ -3,10 +3,7 @@ import type { Logger } from 'pino';
 import type { ApiError } from '../errors/index.ts';
 import { cloudError } from './errors.ts';
 import { LogRing } from './log-ring.ts';
-import type { FromWorker, Registered, ToWorker, WorkerSetup } from './protocol.ts';
-
-/** A call as the host sends it (the id is the host's). */
-export type Call = Exclude<ToWorker, { t: 'serverUrl' }> extends infer C ? (C extends { id: number } ? Omit<C, 'id'> : never) : never;
+import type { FromWorker, Registered, ToWorker, WorkerCall, WorkerSetup } from './protocol.ts';
 
 export interface HostLimits {
   readonly memoryMb: number;
@@ -31,6 +28,8 @@ const WORKER_SCRIPT = FROM_SOURCE
   ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`
   : null;
 
+const LOAD_LIMIT_MS = 30_000;
+
 /** 141 (SCRIPT_FAILED): what every call on a worker that stopped answers. */
 const SCRIPT_FAILED = 141;
 
@@ -52,19 +51,33 @@ class Generation {
     this.worker = WORKER_SCRIPT ? new Worker(WORKER_SCRIPT, { ...options, eval: true }) : new Worker(WORKER_URL, options);
     this.worker.unref();
     this.ready = new Promise((resolve, reject) => {
+      // Code that never finishes loading (a loop or a hanging await at the top level) would hold
+      // the app's first request for ever: loading has a time limit too, never shorter than 30 s
+      // (a cold start on a busy machine) nor than a call's.
+      const loadLimitMs = Math.max(limits.timeoutMs, LOAD_LIMIT_MS);
+      const loading = setTimeout(() => {
+        reject(new Error(`cloud code did not load within ${loadLimitMs} ms`));
+        this.stop('did not load in time');
+      }, loadLimitMs);
       this.worker.on('message', (message: FromWorker) => {
         if (message.t === 'ready') {
+          clearTimeout(loading);
           this.loaded = true;
           resolve(message.registered);
-        }
-        else this.receive(message);
+        } else if (message.t === 'loadFailed') {
+          clearTimeout(loading);
+          reject(new Error(`cloud code failed to load: ${message.message}`));
+          this.stop('failed to load');
+        } else this.receive(message);
       });
       this.worker.on('error', (error: Error & { code?: string }) => {
+        clearTimeout(loading);
         const reason = error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `ran out of memory (limit ${limits.memoryMb} MB)` : `threw ${error.message}`;
         reject(new Error(`cloud code failed to load: ${error.message}`));
         this.stop(reason);
       });
       this.worker.on('exit', (code) => {
+        clearTimeout(loading);
         reject(new Error(`cloud code exited while loading (code ${code})`));
         this.stop(`called process.exit(${code})`);
       });
@@ -73,7 +86,7 @@ class Generation {
     this.ready.catch(() => {});
   }
 
-  call(call: Call): Promise<unknown> {
+  call(call: WorkerCall): Promise<unknown> {
     const id = this.nextId++;
     const label = call.t === 'function' ? `function "${call.name}"` : `${call.name} trigger of ${call.request.className}`;
     return new Promise((resolve, reject) => {
@@ -114,7 +127,7 @@ class Generation {
       this.onLog(message);
       return;
     }
-    if (message.t === 'ready') return;
+    if (message.t === 'ready' || message.t === 'loadFailed') return;
     const pending = this.pending.get(message.id);
     if (!pending) return;
     this.pending.delete(message.id);
@@ -174,7 +187,7 @@ export class AppWorker {
   }
 
   /** Runs one call on the current worker; fails with the call's own error, or 141 when the worker stops. */
-  async call(call: Call): Promise<unknown> {
+  async call(call: WorkerCall): Promise<unknown> {
     let generation: Generation;
     try {
       if (!this.current) {

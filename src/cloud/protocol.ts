@@ -50,10 +50,12 @@ export interface TriggerRequestData {
   readonly context: Record<string, unknown>;
 }
 
-export type ToWorker =
-  | { readonly t: 'function'; readonly id: number; readonly name: string; readonly request: FunctionRequestData }
-  | { readonly t: 'trigger'; readonly id: number; readonly name: TriggerName; readonly request: TriggerRequestData }
-  | { readonly t: 'serverUrl'; readonly url: string };
+/** One call of a function or a trigger. */
+export type WorkerCall =
+  | { readonly t: 'function'; readonly name: string; readonly request: FunctionRequestData }
+  | { readonly t: 'trigger'; readonly name: TriggerName; readonly request: TriggerRequestData };
+
+export type ToWorker = (WorkerCall & { readonly id: number }) | { readonly t: 'serverUrl'; readonly url: string };
 
 /** A trigger's answer: the changes a beforeSave made (a REST body: values and `__op`s) and the context after it. */
 export interface TriggerResult {
@@ -63,6 +65,7 @@ export interface TriggerResult {
 
 export type FromWorker =
   | { readonly t: 'ready'; readonly registered: Registered }
+  | { readonly t: 'loadFailed'; readonly message: string }
   | { readonly t: 'done'; readonly id: number; readonly value: unknown }
   | { readonly t: 'failed'; readonly id: number; readonly code: number; readonly message: string }
   | { readonly t: 'log'; readonly level: LogLevel; readonly kind: string; readonly name: string; readonly message: string };

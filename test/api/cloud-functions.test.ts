@@ -224,6 +224,22 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.deepEqual((await other.post('/1/functions/hello', {})).body, { code: 141, error: 'Invalid function: "hello"' });
     });
 
+    it('loads an ES module entry (main.mjs) with its own imports', async () => {
+      const esm = await cloud().appWithCode('esm-app');
+      assert.deepEqual((await esm.post('/1/functions/shout', { text: 'hey' })).body, { result: 'HEY!' });
+    });
+
+    it('code that fails to load answers every call with 141 and why; other apps are unaffected', async () => {
+      const broken = await cloud().appWithCode('broken-app');
+      for (const name of ['never', 'anything']) {
+        const response = await broken.post(`/1/functions/${name}`, {});
+        assertError(response, 400, 141);
+        assert.match(response.body.error, /^The app's cloud code failed to load: SyntaxError: /);
+      }
+      assert.equal((await broken.post('/1/classes/Plain', { a: 1 })).status, 201);
+      assert.deepEqual((await run('hello')).body, { result: 'Hello world!' });
+    });
+
     it('the default app runs the --cloud file', async () => {
       const info = { ...DEFAULT_APP, clientKey: '', javascriptKey: '', windowsKey: '', webhookKey: '' } as AppInfo;
       const defaultApp = new AppClient(cloud().target, info);

@@ -51,5 +51,10 @@ async function load(entry: string): Promise<void> {
   await import(pathToFileURL(entry).href);
 }
 
-await load(setup.entry);
-post({ t: 'ready', registered: defined.registered() });
+try {
+  await load(setup.entry);
+  post({ t: 'ready', registered: defined.registered() });
+} catch (error) {
+  // Said in so many words: a rejection here would only reach the unhandledRejection logger.
+  post({ t: 'loadFailed', message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+}
