@@ -74,7 +74,7 @@ export class CloudCode implements FunctionSource, ScriptLogSource {
 
   runnerOf(applicationId: string, functionName: string): FunctionRunner | null {
     const worker = this.workers.get(applicationId);
-    if (!worker || (!worker.broken && !worker.registered.functions.includes(functionName))) return null;
+    if (!worker || (!worker.broken && !worker.functions.has(functionName))) return null;
     return (call: FunctionCall) =>
       worker.call({
         t: 'function',

@@ -150,6 +150,8 @@ export class AppWorker {
   restarts = 0;
   /** What the code registered when it last loaded. */
   registered: Registered = { functions: [], jobs: [], triggers: [] };
+  /** Its function names, for the lookup every call makes. */
+  functions: ReadonlySet<string> = new Set();
 
   constructor(
     private readonly setup: Omit<WorkerSetup, 'serverUrl'>,
@@ -179,6 +181,7 @@ export class AppWorker {
       throw error;
     }
     this.loadError = null;
+    this.functions = new Set(this.registered.functions);
     // What was current meanwhile (the previous worker, or one a crash restarted) ends once idle.
     const replaced = this.current;
     this.current = next;

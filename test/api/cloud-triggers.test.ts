@@ -1,6 +1,6 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { unique, type AppClient } from '../helpers/client.ts';
+import { newApp, unique, type AppClient } from '../helpers/client.ts';
 import { cloudServer } from '../helpers/cloud.ts';
 import { as, assertError } from '../helpers/users.ts';
 
@@ -110,6 +110,21 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.equal((await app.get(`/1/classes/Noisy/${created.body.objectId}`)).status, 200);
       const log = await app.get('/1/scriptlog', { key: 'master', query: { level: 'error', size: 100 } });
       assert.ok(log.body.some((line: any) => line.message === 'Failed running afterSave trigger of Noisy: an afterSave that fails'), log.text);
+    });
+
+    it('beforeDelete and afterDelete run on a delete, sharing the context', async () => {
+      const { objectId } = (await app.post('/1/classes/Review', { stars: 4 })).body;
+      assert.equal((await app.delete(`/1/classes/Review/${objectId}`)).status, 200);
+      assert.equal((await app.get(`/1/classes/Review/${objectId}`)).status, 404);
+      assert.deepEqual((await reviewLogOf(objectId)).map((entry: any) => entry.context), ['create', 'delete of 4 stars']);
+    });
+
+    it('another app\'s writes of a class of the same name run no trigger', async () => {
+      const other = await newApp(cloud().target);
+      const created = await other.post('/1/classes/Review', { stars: 0, scratch: 1 });
+      assert.equal(created.status, 201, created.text);
+      const stored = await other.get(`/1/classes/Review/${created.body.objectId}`);
+      assert.deepEqual({ stars: stored.body.stars, scratch: stored.body.scratch, checked: stored.body.checked }, { stars: 0, scratch: 1, checked: undefined });
     });
 
     it('beforeDelete may refuse a delete', async () => {
