@@ -12,7 +12,7 @@
  *   BENCH_CONNECTIONS      concurrent connections (default 32)
  *   BENCH_TARGETS          comma list of ceiling,sqlite,postgres (default all; a partial run does
  *                          not overwrite bench/results/latest.md)
- *   BENCH_WORKLOADS        comma list of create,get-by-id,update,batch,function (default all but function; also a partial
+ *   BENCH_WORKLOADS        comma list of create,get-by-id,update,batch,function,create-before-save (default all but the last two; also a partial
  *                          run); http suite only
  *   BENCH_POSTGRES_URL     server to create the temporary database on
  *                          (default postgres://postgres@127.0.0.1:5432/postgres)
@@ -58,8 +58,8 @@ const TARGETS = ((process.env.BENCH_TARGETS ?? ALL_TARGETS.join(',')).split(',')
   (t) => t !== 'ceiling' || SUITES.includes('http'),
 );
 const ONLY_WORKLOADS = process.env.BENCH_WORKLOADS?.split(',').map((w) => w.trim());
-// The `function` workload calls the default app's cloud code (bench/cloud/main.js).
-const CLOUD_ENV: Record<string, string> = ONLY_WORKLOADS?.includes('function') ? { BASALT_CLOUD: join(ROOT, 'bench/cloud/main.js') } : {};
+// The opt-in workloads (`function`, `create-before-save`) need the default app's cloud code (bench/cloud/main.js).
+const CLOUD_ENV: Record<string, string> = ONLY_WORKLOADS?.some((id) => WORKLOADS.find((w) => w.id === id)?.optIn) ? { BASALT_CLOUD: join(ROOT, 'bench/cloud/main.js') } : {};
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CPU_PROF = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
 

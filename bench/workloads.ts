@@ -29,7 +29,7 @@ export interface Workload {
   readonly backends: 'ceiling' | 'basalt';
   /**
    * Run only when BENCH_WORKLOADS names it (never in a full run, so the recorded results keep
-   * measuring the same servers); `function` also starts Basalt with cloud code.
+   * measuring the same servers); they start Basalt with cloud code (bench/cloud/main.js).
    */
   readonly optIn?: boolean;
   /** `connections`: how many the load will open (see Prepared.byConnection). */
@@ -158,6 +158,16 @@ export const WORKLOADS: readonly Workload[] = [
       // The default app's worker starts with the server; one call makes sure it has loaded.
       await postJson(url, '/1/functions/hello', {});
       return { requests: [{ method: 'POST', path: '/1/functions/hello', headers: KEY_HEADERS, body: '{}' }] };
+    },
+  },
+  {
+    id: 'create-before-save',
+    name: 'create with a no-op beforeSave',
+    backends: 'basalt',
+    optIn: true,
+    async prepare(url) {
+      await postJson(url, '/1/classes/BenchTriggered', sampleObject(0));
+      return { requests: [{ method: 'POST', path: '/1/classes/BenchTriggered', headers: KEY_HEADERS, body: JSON.stringify(sampleObject(1)) }] };
     },
   },
   {
