@@ -1,4 +1,4 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { statSync, watch, type FSWatcher } from 'node:fs';
 import type { Logger } from 'pino';
 import type { FunctionCall, FunctionRunner, FunctionSource } from '../rest/functions.ts';
 import type { ScriptLogLine, ScriptLogSource } from '../rest/script-log.ts';
@@ -32,7 +32,11 @@ export class CloudCode implements FunctionSource, ScriptLogSource {
   /** Restarts of workers that stopped on their own (crash, memory, process.exit, time limit). */
   restarts = 0;
 
-  constructor(private readonly options: CloudOptions, private readonly logger: Logger) {}
+  /** Stops the start when an option names a file or folder that is not there: better than apps that quietly have no code. */
+  constructor(private readonly options: CloudOptions, private readonly logger: Logger) {
+    if (options.defaultEntry && !statSync(options.defaultEntry, { throwIfNoEntry: false })?.isFile()) throw new Error(`--cloud: there is no file at ${options.defaultEntry}`);
+    if (options.dir && !statSync(options.dir, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`--cloud-dir: there is no folder at ${options.dir}`);
+  }
 
   /** The default app is the one `--cloud` belongs to (known once the server has bootstrapped). */
   setDefaultApp(applicationId: string | null): void {
