@@ -89,7 +89,8 @@ export class CloudCode implements FunctionSource, ScriptLogSource {
           master: call.master,
           installationId: call.installationId,
           ip: call.ip,
-          headers: {},
+          headers: call.headers ?? {},
+          context: contextOf(call.headers),
         },
       });
   }
@@ -116,5 +117,17 @@ export class CloudCode implements FunctionSource, ScriptLogSource {
     });
     watcher.unref();
     this.watchers.push(watcher);
+  }
+}
+
+/** The caller's context for a function, Parse Server's `X-Parse-Cloud-Context` header: a JSON object, else none. */
+function contextOf(headers: FunctionCall['headers']): Record<string, unknown> {
+  const raw = headers?.['x-svc-cloud-context'] ?? headers?.['x-parse-cloud-context'];
+  if (!raw) return {};
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
   }
 }

@@ -36,7 +36,9 @@ export interface FunctionRequestData {
   readonly master: boolean;
   readonly installationId: string | null;
   readonly ip: string;
-  readonly headers: Record<string, string>;
+  readonly headers: Readonly<Record<string, string>>;
+  /** `X-Svc-Cloud-Context` (or `X-Parse-Cloud-Context`): a JSON object the caller sends for the function. */
+  readonly context: Record<string, unknown>;
 }
 
 export interface TriggerRequestData {

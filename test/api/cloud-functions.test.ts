@@ -101,6 +101,12 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.equal((await run('describe', {}, { key: 'master' })).body.result.master, true);
     });
 
+    it('passes the request\'s headers and the context header (X-Svc-Cloud-Context) to the function', async () => {
+      const response = await run('echoRequest', {}, { headers: { 'X-Custom': 'yes', 'X-Svc-Cloud-Context': JSON.stringify({ source: 'test' }) } });
+      assert.deepEqual(response.body, { result: { custom: 'yes', context: { source: 'test' } } });
+      assert.deepEqual((await run('echoRequest')).body, { result: { custom: null, context: {} } });
+    });
+
     it('encodes results: Dates, GeoPoints and Pointers typed, a saved Parse.Object as a full Object', async () => {
       const shifted = await run('shift', {
         when: { __type: 'Date', iso: '2026-05-01T10:00:00.000Z' },

@@ -65,7 +65,7 @@ export async function runFunction(defined: CloudDefinitions, sink: LogSink, name
     ip: data.ip,
     headers: data.headers,
     functionName: name,
-    context: {},
+    context: data.context,
     log: requestLog(sink, 'function', name),
   };
   return current.run({ kind: 'function', name }, async () => {
