@@ -19,7 +19,7 @@ export interface CloudServer {
 }
 
 /**
- * Starts a server per suite with `--cloud-dir` and small limits (a 1.5 s time limit per call, a
+ * Starts a server per suite with `--cloud-dir` and small limits (a 3 s time limit per call, a
  * 64 MB heap per worker), so the isolation tests end quickly. `extra` adds environment variables.
  */
 export function cloudServer(backend: Target['backend'], extra: Record<string, string> = {}, args: string[] = []): () => CloudServer {
@@ -35,7 +35,7 @@ export function cloudServer(backend: Target['backend'], extra: Record<string, st
       BASALT_ADMIN_EMAIL: ADMIN.email,
       BASALT_ADMIN_PASSWORD: ADMIN.password,
       BASALT_CLOUD_DIR: cloudDir,
-      BASALT_CLOUD_TIMEOUT: '1500',
+      BASALT_CLOUD_TIMEOUT: '3000',
       BASALT_CLOUD_MEMORY_MB: '64',
       ...extra,
     };
