@@ -14,7 +14,7 @@
  *   BENCH_CONNECTIONS      concurrent connections (default 32)
  *   BENCH_TARGETS          comma list of ceiling,sqlite,postgres (default all; a partial run does
  *                          not overwrite bench/results/latest.md)
- *   BENCH_WORKLOADS        comma list of create,get-by-id,update,batch (default all; also a partial
+ *   BENCH_WORKLOADS        comma list of create,get-by-id,update,batch,function,create-before-save (default all but the last two; also a partial
  *                          run); http suite only
  *   BENCH_POSTGRES_URL     server to create the temporary database on
  *                          (default postgres://postgres@127.0.0.1:5432/postgres)
@@ -63,6 +63,8 @@ const TARGETS = ((process.env.BENCH_TARGETS ?? ALL_TARGETS.join(',')).split(',')
   (t) => t !== 'ceiling' || SUITES.includes('http'),
 );
 const ONLY_WORKLOADS = process.env.BENCH_WORKLOADS?.split(',').map((w) => w.trim());
+// The opt-in workloads (`function`, `create-before-save`) need the default app's cloud code (bench/cloud/main.js).
+const CLOUD_ENV: Record<string, string> = ONLY_WORKLOADS?.some((id) => WORKLOADS.find((w) => w.id === id)?.optIn) ? { BASALT_CLOUD: join(ROOT, 'bench/cloud/main.js') } : {};
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CPU_PROF = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
 
@@ -108,11 +110,11 @@ async function benchServer(target: TargetName, rows: Row[], servers: ServerInfo[
   if (target === 'ceiling') server = await startCeiling(cleanups);
   else if (target === 'sqlite') {
     dataDir = tempDataDir(cleanups);
-    server = await startBasalt(label, { BASALT_DATA_DIR: dataDir }, cleanups, profFlags);
+    server = await startBasalt(label, { BASALT_DATA_DIR: dataDir, ...CLOUD_ENV }, cleanups, profFlags);
   } else {
     database = await tempDatabase(POSTGRES_URL, cleanups);
     // Uploaded files still go to disk on PostgreSQL; keep them out of the working tree.
-    server = await startBasalt(label, { BASALT_DATABASE_URL: database.url, BASALT_DATA_DIR: tempDataDir(cleanups) }, cleanups, profFlags);
+    server = await startBasalt(label, { BASALT_DATABASE_URL: database.url, BASALT_DATA_DIR: tempDataDir(cleanups), ...CLOUD_ENV }, cleanups, profFlags);
   }
   // A moment for start-up garbage to be collected, so "idle" is what a quiet server holds.
   await new Promise((r) => setTimeout(r, 1000));
@@ -122,6 +124,7 @@ async function benchServer(target: TargetName, rows: Row[], servers: ServerInfo[
     if (!SUITES.includes('http')) break;
     if ((workload.backends === 'ceiling') !== (target === 'ceiling')) continue;
     if (ONLY_WORKLOADS && target !== 'ceiling' && !ONLY_WORKLOADS.includes(workload.id)) continue;
+    if (workload.optIn && !ONLY_WORKLOADS?.includes(workload.id)) continue;
     process.stderr.write(`bench:   ${workload.name}\n`);
     const prepared = await workload.prepare(server.url, LOAD.connections);
     const row = await measure(server, workload, prepared, LOAD, database);

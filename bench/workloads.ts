@@ -27,6 +27,11 @@ export interface Workload {
   readonly name: string;
   /** The ceiling workload is the denominator of every ratio. */
   readonly backends: 'ceiling' | 'basalt';
+  /**
+   * Run only when BENCH_WORKLOADS names it (never in a full run, so the recorded results keep
+   * measuring the same servers); they start Basalt with cloud code (bench/cloud/main.js).
+   */
+  readonly optIn?: boolean;
   /** `connections`: how many the load will open (see Prepared.byConnection). */
   prepare(url: string, connections: number): Promise<Prepared>;
 }
@@ -142,6 +147,27 @@ export const WORKLOADS: readonly Workload[] = [
       const body = JSON.stringify({ score: { __op: 'Increment', amount: 1 } });
       const increment = (id: string): Request => ({ method: 'PUT', path: `/1/classes/BenchItem/${id}`, headers: KEY_HEADERS, body });
       return { requests: [increment(ids[0]!)], byConnection: spreadOverConnections(ids, connections, increment) };
+    },
+  },
+  {
+    id: 'function',
+    name: 'cloud function (hello)',
+    backends: 'basalt',
+    optIn: true,
+    async prepare(url) {
+      // The default app's worker starts with the server; one call makes sure it has loaded.
+      await postJson(url, '/1/functions/hello', {});
+      return { requests: [{ method: 'POST', path: '/1/functions/hello', headers: KEY_HEADERS, body: '{}' }] };
+    },
+  },
+  {
+    id: 'create-before-save',
+    name: 'create with a no-op beforeSave',
+    backends: 'basalt',
+    optIn: true,
+    async prepare(url) {
+      await postJson(url, '/1/classes/BenchTriggered', sampleObject(0));
+      return { requests: [{ method: 'POST', path: '/1/classes/BenchTriggered', headers: KEY_HEADERS, body: JSON.stringify(sampleObject(1)) }] };
     },
   },
   {

@@ -54,6 +54,8 @@ import { pushRoutes } from './http/routes/push.ts';
 import { pushJobTypes } from './push/jobs.ts';
 import { loadTestPushNetworks, NO_NETWORKS, type PushNetworksProvider } from './push/networks-provider.ts';
 import { realPushNetworks } from './push/real-networks.ts';
+import { CloudCode } from './cloud/cloud-code.ts';
+import { scriptLogRoutes } from './http/routes/script-log.ts';
 
 export interface BasaltServer {
   readonly http: FastifyInstance;
@@ -72,6 +74,15 @@ export async function openBackend(config: Config): Promise<Backend> {
   }
   const { SqliteBackend } = await import('./sql/sqlite/backend.ts');
   return SqliteBackend.open(config.dataDir);
+}
+
+/** This server's API root as its own cloud code reaches it: over loopback, whatever address it listens on. */
+function loopbackUrl(http: FastifyInstance): string {
+  const address = http.server.address();
+  if (address === null || typeof address === 'string') throw new Error('the server listens on no TCP port');
+  const wildcard = address.address === '0.0.0.0' || address.address === '::';
+  const host = wildcard ? (address.family === 'IPv6' ? '[::1]' : '127.0.0.1') : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}/1`;
 }
 
 function noSchemaCompiler(): never {
@@ -94,6 +105,11 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     logger.warn({ module: config.testWriteObserver }, 'TEST ONLY: a write observer module is loaded (--test-write-observer); do not run this in production');
     await loadWriteObserver(config.testWriteObserver, hooks.shared);
   }
+  // Cloud code (docs/cloud-code.md): only with --cloud or --cloud-dir; an app's worker starts when the app is opened.
+  const cloud = config.cloud || config.cloudDir
+    ? new CloudCode({ defaultEntry: config.cloud ?? null, dir: config.cloudDir ?? null, watch: config.cloudWatch, memoryMb: config.cloudMemoryMb, timeoutMs: config.cloudTimeout }, logger)
+    : null;
+  if (cloud) functions.add(cloud, 1);
   // Delivery networks with each app's credentials (src/push/networks/), or a test module's.
   let pushNetworks: PushNetworksProvider = realPushNetworks(config);
   if (config.testPushNetworks) {
@@ -108,8 +124,10 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   const webhooks = new Webhooks(apps, backend, { timeoutMs: config.webhookTimeout }, logger);
   functions.add(webhooks, 0);
   const accounts = new AccountService(system);
+  if (cloud) apps.whenOpened((handle) => cloud.attach(handle));
   // Several processes may start at once on one PostgreSQL: only one creates the default app.
   const report = await backend.exclusive('bootstrap', () => bootstrap(config, apps, accounts));
+  cloud?.setDefaultApp(report.defaultApp?.applicationId ?? null);
   const deps: HttpDeps = { config, backend, apps, accounts, logger };
   const files = { storage: await openFileStorage(config), sizeLimit: config.fileSizeLimit };
 
@@ -156,7 +174,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   if (config.metrics) {
     // Loaded only when asked for: prom-client adds about 13 MB to the resident memory of a process.
     const { HttpMetrics } = await import('./http/metrics.ts');
-    const metrics = new HttpMetrics(backend, apps);
+    const metrics = new HttpMetrics(backend, apps, () => cloud?.restarts ?? 0);
     answerHooks.add((pattern) => metrics.family(pattern));
     registerMetricsRoute(http, metrics, config.metricsToken);
     if (config.metricsToken === undefined) logger.warn('GET /metrics is served without --metrics-token: whoever reaches the port can read it.');
@@ -177,7 +195,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   // The batch route dispatches through the same table it is part of.
   let table: RouteTable;
   // Built-in classes' routes come first: their /1/classes/_X paths must win over the generic ones.
-  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes, ...functionRoutes(functions), ...hookRoutes(webhooks), ...pushRoutes, ...unbuiltListRoutes, batchRoute(() => table)]);
+  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes, ...functionRoutes(functions), ...hookRoutes(webhooks), ...pushRoutes, ...scriptLogRoutes(cloud), ...unbuiltListRoutes, batchRoute(() => table)]);
   registerAppRoutes(http, deps, table);
   const front = new DirectFront(deps, table, http.log as unknown as Logger, answerHooks);
   http.addHook('preClose', (done) => {
@@ -186,6 +204,15 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   });
   if (internal.directFront !== false) direct = front;
   const queue = new JobRunner(apps, backend, jobTypes, { concurrency: config.queueConcurrency, sweepIntervalMs: config.queueSweepInterval, leaseMs: config.queueLeaseTime, retryDelayMs: config.queueRetryDelay }, logger);
+  if (cloud) {
+    http.addHook('onListen', (done) => {
+      cloud.setServerUrl(loopbackUrl(http));
+      // The default app's code starts with the server, not with its first request.
+      const defaultApp = report.defaultApp;
+      if (defaultApp) void apps.handle(defaultApp).catch((error: unknown) => logger.error({ err: error }, 'could not open the default app'));
+      done();
+    });
+  }
   queue.start();
 
   return {
@@ -197,6 +224,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
       // Running jobs get half the shutdown timeout to finish while requests drain; the leases of
       // those still running are then released, so another process takes them at once.
       await Promise.all([http.close(), queue.stop(config.shutdownTimeout / 2)]);
+      cloud?.close();
       await files.storage.close();
       await pushNetworks.close();
       await backend.close();

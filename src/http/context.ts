@@ -72,6 +72,10 @@ class HttpRequestContext implements RequestContext {
   get clientIp(): string {
     return this.request.ip;
   }
+
+  get headers(): RequestFacts['headers'] {
+    return this.request.headers;
+  }
 }
 
 const limitsByDeps = new WeakMap<HttpDeps, RequestContext['limits']>();

@@ -60,7 +60,8 @@ export class HttpMetrics {
   private readonly families = new Map<string, FamilyMetrics>();
   private queueRead: { readonly at: number; readonly figures: Promise<QueueFigures> } | null = null;
 
-  constructor(backend: Backend, apps: AppRegistry) {
+  /** `workerRestarts`: restarts of cloud code workers so far (src/cloud), read when scraped. */
+  constructor(backend: Backend, apps: AppRegistry, workerRestarts: () => number = () => 0) {
     const registers = [this.registry];
     this.counter = new Counter({ name: 'basalt_http_requests_total', help: 'Requests answered, by route family and status class.', labelNames: ['family', 'status'], registers });
     this.histogram = new Histogram({ name: 'basalt_http_request_duration_seconds', help: 'Time from a request\'s arrival to its answer, by route family and status class.', labelNames: ['family', 'status'], buckets: LATENCY_BUCKETS, registers });
@@ -94,8 +95,13 @@ export class HttpMetrics {
         this.set((await readQueues()).oldestAge);
       },
     });
-    // No cloud code workers exist yet: the counter is reserved for them and stays at 0.
-    new Counter({ name: 'basalt_worker_restarts_total', help: 'Restarts of cloud code workers (reserved: none exist yet, so always 0).', registers });
+    new Counter({
+      name: 'basalt_worker_restarts_total', help: 'Restarts of cloud code workers that stopped on their own (an error, out of memory, process.exit, a call past its time limit).', registers,
+      collect() {
+        this.reset();
+        this.inc(workerRestarts());
+      },
+    });
   }
 
   /** The pre-bound counters of a route pattern's family (undefined: no route matched); an AnswerHook. */

@@ -78,6 +78,9 @@ function withinUnit(ctx: RequestContext, app: AppHandle): RequestContext {
     get clientIp() {
       return ctx.clientIp;
     },
+    get headers() {
+      return ctx.headers;
+    },
   };
 }
 

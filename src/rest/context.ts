@@ -41,6 +41,8 @@ export interface RequestContext {
   readonly userOptions: UserOptions;
   /** The request's logger: its lines carry the request id. */
   readonly log: Log;
+  /** The request's HTTP headers (names in lower case), for cloud code's `request.headers`; absent where no HTTP request is behind the context. */
+  readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 /** What use cases need of a logger (pino's shape). */

@@ -22,6 +22,8 @@ export interface FunctionCall {
    * Not enumerable: copies of the call (JSON, structuredClone to a worker) leave it out.
    */
   readonly store: AppStore;
+  /** The request's headers, names in lower case (several values of one name joined by ", "). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** Runs one call; resolves to the result in wire JSON, or throws an API error (a plain error answers 141). */
@@ -72,7 +74,15 @@ export async function runFunction(ctx: RequestContext, sources: FunctionSources,
     master: ctx.auth.isMaster,
     installationId: ctx.auth.installationId,
     ip: ctx.clientIp,
+    headers: flatHeaders(ctx.headers),
   };
   const result = await runner(Object.defineProperty(call, 'store', { value: ctx.app.store, enumerable: false }) as FunctionCall);
   return ok({ result });
+}
+
+function flatHeaders(headers: RequestContext['headers']): Record<string, string> {
+  const flat: Record<string, string> = {};
+  if (!headers) return flat;
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  return flat;
 }

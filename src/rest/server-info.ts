@@ -21,10 +21,10 @@ const FEATURES = deepFreeze({
   globalConfig: { create: true, read: true, update: true, delete: true },
   // Function and trigger hooks (rest/hooks.ts, src/webhooks).
   hooks: { create: true, read: true, update: true, delete: true },
-  // No cloud code, so no jobs.
+  // Cloud code runs (src/cloud), but its jobs do not yet.
   cloudCode: { jobs: false },
-  // No server log to page through (/1/scriptlog answers empty).
-  logs: { level: false, size: false, order: false, until: false, from: false },
+  // GET /1/scriptlog pages through the recent lines of the app's cloud code by these parameters.
+  logs: { level: true, size: true, order: true, until: true, from: true },
   // POST /1/push sends at once or at push_time; _PushStatus keeps each push for 30 days. No
   // audiences (/1/push_audiences answers empty) and no localized payloads.
   push: { immediatePush: true, scheduledPush: true, storedPushData: true, pushAudiences: false, localization: false },

@@ -16,7 +16,7 @@ const FEATURES = {
   globalConfig: { create: true, read: true, update: true, delete: true },
   hooks: { create: true, read: true, update: true, delete: true },
   cloudCode: { jobs: false },
-  logs: { level: false, size: false, order: false, until: false, from: false },
+  logs: { level: true, size: true, order: true, until: true, from: true },
   push: { immediatePush: true, scheduledPush: true, storedPushData: true, pushAudiences: false, localization: false },
   schemas: {
     addField: true,
@@ -36,6 +36,7 @@ const EMPTY_LISTS: Record<string, unknown> = {
   '/1/cloud_code/jobs': [],
   '/1/cloud_code/jobs/data': { in_use: [], jobs: [] },
   '/1/push_audiences': { results: [] },
+  // Served by cloud code (docs/cloud-code.md): empty for an app without code.
   '/1/scriptlog': [],
 };
 

@@ -8,5 +8,4 @@ export const unbuiltListRoutes: AppRoute[] = [
   list('/1/cloud_code/jobs/data', 'jobsData'),
   list('/1/cloud_code/jobs', 'jobs'),
   list('/1/push_audiences', 'pushAudiences'),
-  list('/1/scriptlog', 'scriptLog'),
 ];

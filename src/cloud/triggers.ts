@@ -1,0 +1,55 @@
+import type { HookObserver, HookPoint, HookRequest, WriteHooks } from '../rest/write/hooks.ts';
+import type { AppWorker } from './host.ts';
+import type { Registered, TriggerRequestData, TriggerResult } from './protocol.ts';
+
+const WRITE_POINTS: ReadonlySet<string> = new Set<HookPoint>(['beforeSave', 'afterSave', 'beforeDelete', 'afterDelete']);
+const FIXED = ['objectId', 'createdAt', 'updatedAt'];
+
+/**
+ * Attaches an app's save and delete triggers to its write pipeline observers (rest/write/hooks.ts).
+ * One observer per point and class, added the first time the code defines that trigger and kept
+ * across reloads: it asks whichever worker is current, and a trigger a reload dropped does nothing.
+ * Other kinds of trigger (beforeFind, beforeLogin, files…) are registered by the code but not run.
+ */
+export class TriggerAttachment {
+  private readonly attached = new Set<string>();
+
+  constructor(private readonly hooks: WriteHooks, private readonly worker: AppWorker) {}
+
+  attach(registered: Registered): void {
+    for (const { triggerName, className } of registered.triggers) {
+      if (!WRITE_POINTS.has(triggerName)) continue;
+      const key = `${triggerName}.${className}`;
+      if (this.attached.has(key)) continue;
+      this.attached.add(key);
+      this.hooks.on(triggerName as HookPoint, className, this.observer(triggerName as HookPoint));
+    }
+  }
+
+  private observer(point: HookPoint): HookObserver {
+    return async (request: HookRequest) => {
+      const result = (await this.worker.call({ t: 'trigger', name: point, request: dataOf(point, request) })) as TriggerResult;
+      // Carried to the after trigger of the same write (Parse Server's request.context).
+      Object.assign(request.context, result.context);
+      if (!result.changes) return;
+      for (const [key, value] of Object.entries(result.changes)) {
+        if (isDelete(value)) delete request.object[key];
+        else request.object[key] = value;
+      }
+    };
+  }
+}
+
+function dataOf(point: HookPoint, request: HookRequest): TriggerRequestData {
+  let object = request.object;
+  // A create's beforeSave sees a new object: no id yet, as in Parse Server (`object.isNew()`).
+  if (point === 'beforeSave' && request.original === null) {
+    object = { ...object };
+    for (const key of FIXED) delete object[key];
+  }
+  return { className: request.className, object, original: request.original, user: request.user, master: request.master, installationId: request.installationId, context: request.context };
+}
+
+function isDelete(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { __op?: unknown }).__op === 'Delete';
+}
