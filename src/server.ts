@@ -124,7 +124,10 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   const webhooks = new Webhooks(apps, backend, { timeoutMs: config.webhookTimeout }, logger);
   functions.add(webhooks, 0);
   const accounts = new AccountService(system);
-  if (cloud) apps.whenOpened((handle) => cloud.attach(handle));
+  if (cloud) {
+    cloud.yieldTriggersTo(webhooks.hasTriggerHook);
+    apps.whenOpened((handle) => cloud.attach(handle));
+  }
   // Several processes may start at once on one PostgreSQL: only one creates the default app.
   const report = await backend.exclusive('bootstrap', () => bootstrap(config, apps, accounts));
   cloud?.setDefaultApp(report.defaultApp?.applicationId ?? null);

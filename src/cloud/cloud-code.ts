@@ -49,6 +49,13 @@ export class CloudCode implements FunctionSource, ScriptLogSource {
     for (const worker of this.workers.values()) worker.setServerUrl(url);
   }
 
+  private triggerHookOf: (applicationId: string, className: string, triggerName: string) => boolean = () => false;
+
+  /** Where a trigger hook of the same class and name is found: it then runs in place of cloud code's trigger. */
+  yieldTriggersTo(hasTriggerHook: (applicationId: string, className: string, triggerName: string) => boolean): void {
+    this.triggerHookOf = hasTriggerHook;
+  }
+
   /** Called when an app is opened: starts its worker, if it has code, and attaches its triggers. */
   async attach(app: OpenedApp): Promise<void> {
     const { applicationId } = app.record;
@@ -64,7 +71,7 @@ export class CloudCode implements FunctionSource, ScriptLogSource {
       () => this.restarts++,
       (registered) => triggers?.attach(registered),
     );
-    triggers = new TriggerAttachment(app.hooks, worker);
+    triggers = new TriggerAttachment(app.hooks, worker, (className, triggerName) => this.triggerHookOf(applicationId, className, triggerName));
     this.workers.set(applicationId, worker);
     if (this.serverUrl) worker.setServerUrl(this.serverUrl);
     if (this.options.watch) this.watch(entry, worker);

@@ -14,7 +14,12 @@ const FIXED = ['objectId', 'createdAt', 'updatedAt'];
 export class TriggerAttachment {
   private readonly attached = new Set<string>();
 
-  constructor(private readonly hooks: WriteHooks, private readonly worker: AppWorker) {}
+  /** `hookWins`: a trigger hook (src/webhooks) of the same class and name runs instead of the code's, as in Parse Server. */
+  constructor(
+    private readonly hooks: WriteHooks,
+    private readonly worker: AppWorker,
+    private readonly hookWins: (className: string, triggerName: string) => boolean = () => false,
+  ) {}
 
   attach(registered: Registered): void {
     for (const { triggerName, className } of registered.triggers) {
@@ -28,6 +33,7 @@ export class TriggerAttachment {
 
   private observer(point: HookPoint): HookObserver {
     return async (request: HookRequest) => {
+      if (this.hookWins(request.className, point)) return;
       const result = (await this.worker.call({ t: 'trigger', name: point, request: dataOf(point, request) })) as TriggerResult;
       // Carried to the after trigger of the same write (Parse Server's request.context).
       Object.assign(request.context, result.context);

@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AppRecord } from '../apps/types.ts';
-import type { NetworkName, PushNetwork } from './network.ts';
+import type { NetworkName, PushNetwork } from './networks/network.ts';
 
 /** The networks an app can be reached through; a name that is absent has no credentials. */
 export type PushNetworks = { readonly [N in NetworkName]?: PushNetwork };

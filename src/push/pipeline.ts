@@ -8,7 +8,7 @@ import type { NewJob } from '../storage/sql-jobs.ts';
 import type { PushNetworksProvider } from './networks-provider.ts';
 import { sendPage, type SendLog } from './send.ts';
 import { batchOf, claimPage, expireBatch, FINISHED, NEW_BATCH, NOTHING, PUSH_STATUS, recordPage, type PageOutcome, type PushState } from './status.ts';
-import type { PushMessage } from './network.ts';
+import type { PushMessage } from './networks/network.ts';
 import { instantOfWallTime, offsetKey } from './time.ts';
 
 export const PUSH_PAGE_JOB = 'push-page';

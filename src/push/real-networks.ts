@@ -1,4 +1,4 @@
-import type { NetworkName } from './network.ts';
+import type { NetworkName } from './networks/network.ts';
 import type { PushNetworks, PushNetworksProvider } from './networks-provider.ts';
 import { PushNetworkProvider } from './networks/provider.ts';
 import { endpointsOf, type EndpointOptions } from './networks/endpoints.ts';

@@ -1,7 +1,7 @@
 import type { AppHandle } from '../apps/registry.ts';
 import { INTERNAL, writeUpdate, type WriteTarget } from '../rest/write/pipeline.ts';
 import type { StoredObject } from '../storage/port.ts';
-import type { DeliveryResult, NetworkName, PushDevice, PushMessage } from './network.ts';
+import type { DeliveryResult, NetworkName, PushDevice, PushMessage } from './networks/network.ts';
 import { CREDENTIAL_NAMES, networkOf, type PushNetworks } from './networks-provider.ts';
 import type { PageOutcome } from './status.ts';
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { newApp, unique, type AppClient } from '../helpers/client.ts';
 import { cloudServer } from '../helpers/cloud.ts';
 import { as, assertError } from '../helpers/users.ts';
+import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 /**
  * Cloud code save and delete triggers (docs/cloud-code.md) on every entry of the write pipeline:
@@ -133,6 +134,24 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assertError(refused, 400, 141);
       assert.equal(refused.body.error, 'kept by cloud code');
       assert.equal((await app.get(`/1/classes/Keeper/${objectId}`)).status, 200);
+    });
+
+    it('a trigger hook of the same class and name runs in place of the code\'s trigger, until it is deleted', async () => {
+      const receiver = await WebhookReceiver.start(app.app.webhookKey);
+      try {
+        const url = receiver.on('/guarded', () => ({ body: { success: { hooked: true } } }));
+        const created = await app.post('/1/hooks/triggers', { className: 'Guarded', triggerName: 'beforeSave', url }, { key: 'master' });
+        assert.equal(created.status, 201, created.text);
+        const saved = await app.post('/1/classes/Guarded', { a: 1 });
+        assert.equal(saved.status, 201, saved.text);
+        assert.equal((await app.get(`/1/classes/Guarded/${saved.body.objectId}`)).body.hooked, true);
+        assert.equal(receiver.callsTo('/guarded').length, 1);
+        const deleted = await app.delete('/1/hooks/triggers/Guarded/beforeSave', { key: 'master' });
+        assert.equal(deleted.status, 200, deleted.text);
+        assert.deepEqual((await app.post('/1/classes/Guarded', { a: 2 })).body, { code: 105, error: 'guarded by cloud code' });
+      } finally {
+        await receiver.close();
+      }
     });
   });
 }

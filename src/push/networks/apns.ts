@@ -1,6 +1,6 @@
 import { connect, constants, type ClientHttp2Session, type IncomingHttpHeaders, type SecureClientSessionOptions } from 'node:http2';
 import { createPrivateKey, type KeyObject } from 'node:crypto';
-import type { DeliveryResult, PushDevice, PushMessage, PushNetwork } from '../network.ts';
+import type { DeliveryResult, PushDevice, PushMessage, PushNetwork } from './network.ts';
 import type { ApnsCredential } from './credentials.ts';
 import type { PushEndpoints } from './endpoints.ts';
 import { signJwt } from './jwt.ts';

@@ -1,5 +1,5 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
-import type { DeliveryResult, PushDevice, PushMessage, PushNetwork } from '../network.ts';
+import type { DeliveryResult, PushDevice, PushMessage, PushNetwork } from './network.ts';
 import type { FcmCredential } from './credentials.ts';
 import { secondsLeft, type PushEndpoints } from './endpoints.ts';
 import { HttpClient, TokenCache, excerpt, tokenOf } from './http.ts';

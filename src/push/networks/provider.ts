@@ -1,4 +1,4 @@
-import type { NetworkName, PushNetwork } from '../network.ts';
+import type { NetworkName, PushNetwork } from './network.ts';
 import { pushCredentialsOf, type PushCredentials } from './credentials.ts';
 import { endpointsOf, type EndpointOptions, type PushEndpoints } from './endpoints.ts';
 import { ApnsNetwork } from './apns.ts';

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { DeliveryResult, PushDevice } from '../network.ts';
+import type { DeliveryResult, PushDevice } from './network.ts';
 import { TokenRefused } from './http.ts';
 
 export function delivered(device: PushDevice): DeliveryResult {

@@ -1,6 +1,6 @@
 import { Agent } from 'node:https';
 import webpush from 'web-push';
-import type { DeliveryResult, PushDevice, PushMessage, PushNetwork } from '../network.ts';
+import type { DeliveryResult, PushDevice, PushMessage, PushNetwork } from './network.ts';
 import type { WebPushCredential } from './credentials.ts';
 import { secondsLeft, type PushEndpoints } from './endpoints.ts';
 import { mapLimited } from './limit.ts';

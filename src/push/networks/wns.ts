@@ -1,4 +1,4 @@
-import type { DeliveryResult, PushDevice, PushMessage, PushNetwork } from '../network.ts';
+import type { DeliveryResult, PushDevice, PushMessage, PushNetwork } from './network.ts';
 import type { WnsCredential } from './credentials.ts';
 import { hostAllowed, secondsLeft, type PushEndpoints } from './endpoints.ts';
 import { HttpClient, TokenCache, tokenOf } from './http.ts';
