@@ -20,6 +20,7 @@ export function ClassView(props: { api: AppApi; schema: ClassSchema }) {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  const [added, setAdded] = useState(0);
   const typeOf = useCallback((field: string) => columns.find((column) => column.name === field)?.type ?? 'String', [columns]);
   const where = useMemo(() => filtersWhere(filters, typeOf), [filters, typeOf]);
   const rows = useRows(api, schema.className, where, sort);
@@ -40,6 +41,7 @@ export function ClassView(props: { api: AppApi; schema: ClassSchema }) {
     try {
       const created = await api.create(schema.className, {});
       rows.prepend({ objectId: created.objectId, createdAt: created.createdAt, updatedAt: created.createdAt });
+      setAdded((n) => n + 1);
       setNotice(`Added ${created.objectId}.`);
     } catch (error) {
       setNotice(failureText(error));
@@ -86,11 +88,14 @@ export function ClassView(props: { api: AppApi; schema: ClassSchema }) {
       <FilterBar columns={columns} filters={filters} onChange={setFilters} />
       {rows.problem && <p role="alert" className="problem">{rows.problem}</p>}
       <Grid
+        // A new filter or sort starts again at the top, with the focus on its first cell.
+        key={JSON.stringify([where, sort])}
         columns={shown}
         rows={rows.rows}
         done={rows.done}
         sort={sort}
         selected={selected}
+        revealFirst={added}
         onSort={setSort}
         onSelect={(objectId, on) =>
           setSelected((current) => {

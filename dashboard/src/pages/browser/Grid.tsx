@@ -19,6 +19,8 @@ export interface GridProps {
   readonly done: boolean;
   readonly sort: Sort;
   readonly selected: ReadonlySet<string>;
+  /** Changes when a row was put first (an added row): the grid scrolls up to show it. */
+  readonly revealFirst: number;
   onSort(sort: Sort): void;
   onSelect(objectId: string, on: boolean): void;
   onNeedMore(): void;
@@ -44,6 +46,10 @@ export function Grid(props: GridProps) {
   useEffect(() => {
     if (!props.done && lastIndex >= props.rows.length - 40) onNeedMore();
   }, [lastIndex, props.rows.length, props.done, onNeedMore]);
+
+  useEffect(() => {
+    if (props.revealFirst) virtualizer.scrollToIndex(0);
+  }, [props.revealFirst, virtualizer]);
 
   const width = SELECT_WIDTH + props.columns.reduce((sum, column) => sum + widthOf(column), 0);
   const move = (row: number, col: number) => {
