@@ -39,6 +39,14 @@ function Shell() {
           )}
         </nav>
         <span className="spacer" />
+        {session.apps.length > 1 && (
+          <select aria-label="Switch app" value={current?.applicationId ?? ''} onChange={(event) => navigate(route.page === 'browser' ? { page: 'browser', applicationId: event.target.value } : { page: 'apps', applicationId: event.target.value })}>
+            {!current && <option value="">Switch app…</option>}
+            {session.apps.map((app) => (
+              <option key={app.applicationId} value={app.applicationId}>{app.appName}</option>
+            ))}
+          </select>
+        )}
         <span className="account">{session.email}</span>
         <button type="button" onClick={session.signOut}>Sign out</button>
       </header>

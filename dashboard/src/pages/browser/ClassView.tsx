@@ -1,10 +1,11 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { AppApi } from '../../api/client.ts';
 import { failureText } from '../../api/errors.ts';
 import type { ClassSchema, ParseObject } from '../../api/types.ts';
 import { columnsOf, type Column } from './columns.ts';
-import { filtersWhere, type Filter } from './filters.ts';
-import { DEFAULT_SORT, type Sort } from './paging.ts';
+import { filterClause, filtersWhere, type Filter } from './filters.ts';
+import type { Sort } from './paging.ts';
+import { viewFromUrl, viewToUrl } from './view-url.ts';
 import { useRows } from './useRows.ts';
 import { Grid } from './Grid.tsx';
 import { FilterBar } from './FilterBar.tsx';
@@ -14,8 +15,10 @@ import { ColumnChooser } from './ColumnChooser.tsx';
 export function ClassView(props: { api: AppApi; schema: ClassSchema }) {
   const { api, schema } = props;
   const columns = useMemo(() => columnsOf(schema), [schema]);
-  const [filters, setFilters] = useState<readonly Filter[]>([]);
-  const [sort, setSort] = useState<Sort>(DEFAULT_SORT);
+  // The filters and the sort are in the page's URL, so that a view can be shared or reloaded.
+  const [filters, setFilters] = useState<readonly Filter[]>(() => viewFromUrl().filters.filter((filter) => fits(filter, columns)));
+  const [sort, setSort] = useState<Sort>(() => viewFromUrl().sort);
+  useEffect(() => viewToUrl(filters, sort), [filters, sort]);
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -110,4 +113,16 @@ export function ClassView(props: { api: AppApi; schema: ClassSchema }) {
       />
     </div>
   );
+}
+
+/** A filter from a URL typed by hand may name no column or hold a value of another type: it is left out. */
+function fits(filter: Filter, columns: readonly Column[]): boolean {
+  const column = columns.find((c) => c.name === filter.field);
+  if (!column) return false;
+  try {
+    filterClause(filter, column.type);
+    return true;
+  } catch {
+    return false;
+  }
 }

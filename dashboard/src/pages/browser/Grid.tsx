@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ParseObject } from '../../api/types.ts';
 import { cellText, editable, type Column } from './columns.ts';
 import { CellEditor } from './CellEditor.tsx';
+import { editedAsJson } from './edit-values.ts';
 import type { Sort } from './paging.ts';
 import { sortable } from './paging.ts';
 
@@ -70,6 +71,9 @@ export function Grid(props: GridProps) {
       setEditing(true);
     }
   };
+  // Arrays, objects and ACLs are edited in a panel below the grid: a row is too small for JSON.
+  const activeColumn = props.columns[active.col];
+  const jsonColumn = activeColumn && editedAsJson(activeColumn) ? activeColumn : undefined;
   const save = async (value: unknown) => {
     const row = props.rows[active.row];
     const column = props.columns[active.col];
@@ -112,19 +116,21 @@ export function Grid(props: GridProps) {
                 </div>
               );
             }
+            const editingHere = editing && active.row === item.index;
             return (
-              <div key={row.objectId} className={`grid-row${props.selected.has(row.objectId) ? ' selected' : ''}`} role="row" aria-rowindex={item.index + 2} data-object-id={row.objectId} style={{ transform: `translateY(${item.start}px)`, width }}>
+              <div key={row.objectId} className={`grid-row${props.selected.has(row.objectId) ? ' selected' : ''}`} role="row" aria-rowindex={item.index + 2} data-object-id={row.objectId} style={{ transform: `translateY(${item.start}px)`, width, zIndex: editingHere ? 1 : undefined }}>
                 <div role="gridcell" className="cell select" style={{ width: SELECT_WIDTH }}>
                   <input type="checkbox" checked={props.selected.has(row.objectId)} onChange={(e) => props.onSelect(row.objectId, e.target.checked)} aria-label={`Select ${row.objectId}`} />
                 </div>
                 {props.columns.map((column, col) => {
                   const isActive = active.row === item.index && active.col === col;
                   const value = row[column.name];
+                  const inCell = isActive && editing && !editedAsJson(column);
                   return (
                     <div
                       key={column.name}
                       role="gridcell"
-                      className={`cell${isActive ? ' active' : ''}${value === null ? ' null' : ''}`}
+                      className={`cell${isActive ? ' active' : ''}${inCell ? ' editing' : ''}${value === null ? ' null' : ''}`}
                       style={{ width: widthOf(column) }}
                       tabIndex={isActive ? 0 : -1}
                       data-cell={`${item.index}:${col}`}
@@ -135,7 +141,7 @@ export function Grid(props: GridProps) {
                         if (editable(column)) setEditing(true);
                       }}
                     >
-                      {isActive && editing ? <CellEditor column={column} value={value} onSave={save} onCancel={() => setEditing(false)} /> : cellText(value)}
+                      {inCell ? <CellEditor column={column} value={value} onSave={save} onCancel={() => setEditing(false)} /> : cellText(value)}
                     </div>
                   );
                 })}
@@ -144,6 +150,9 @@ export function Grid(props: GridProps) {
           })}
         </div>
       </div>
+      {editing && jsonColumn && props.rows[active.row] && (
+        <CellEditor column={jsonColumn} value={props.rows[active.row]![jsonColumn.name]} onSave={save} onCancel={() => setEditing(false)} />
+      )}
     </div>
   );
 }

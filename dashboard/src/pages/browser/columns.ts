@@ -18,9 +18,11 @@ export function columnsOf(schema: ClassSchema): Column[] {
   return [{ name: 'objectId', type: 'id' }, ...own, { name: 'createdAt', type: 'timestamp' }, { name: 'updatedAt', type: 'timestamp' }, ...('ACL' in schema.fields ? [{ name: 'ACL', type: 'ACL' as const }] : [])];
 }
 
-/** Types edited in the grid today; the others are shown, and their editors are to come. */
+const EDITABLE: ReadonlySet<ColumnType> = new Set(['String', 'Number', 'Boolean', 'Date', 'GeoPoint', 'Pointer', 'Array', 'Object', 'ACL']);
+
+/** Types edited in the grid today; the others (File, Relation, Bytes, Polygon) are shown only. */
 export function editable(column: Column): boolean {
-  return column.type === 'String' || column.type === 'Number' || column.type === 'Boolean' || column.type === 'Date';
+  return EDITABLE.has(column.type);
 }
 
 /** One line of text for a cell. */
@@ -45,11 +47,4 @@ export function cellText(value: unknown): string {
       return json.length > 200 ? `${json.slice(0, 200)}…` : json;
     }
   }
-}
-
-/** The text an editor starts with. */
-export function editText(column: Column, value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (column.type === 'Date' && typeof value === 'object') return String((value as { iso?: unknown }).iso ?? '');
-  return String(value);
 }
