@@ -160,6 +160,14 @@ eachBackend('dashboard: sign in, apps and the data browser', (target) => {
 
   it('String and Number cells are edited in place, an Array in a JSON panel, and stored with their types', async () => {
     const objectId = (await page.locator('.grid-row[data-object-id]').first().getAttribute('data-object-id'))!;
+    // The keyboard: arrows move the focused cell, Enter opens its editor, Escape leaves it.
+    await page.locator('.grid-row[data-object-id]').first().locator('[data-column="objectId"]').click();
+    await page.keyboard.press('ArrowRight');
+    await page.locator('.grid-row[data-object-id]').first().locator('[data-column="name"].active').waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByLabel('New value of name').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByLabel('New value of name').waitFor({ state: 'detached' });
     await page.locator('.grid-row[data-object-id]').first().locator('[data-column="name"]').dblclick();
     await page.getByLabel('New value of name').fill('renamed in the dashboard');
     await page.getByLabel('New value of name').press('Enter');

@@ -9,6 +9,8 @@ import { sortable } from './paging.ts';
 
 const ROW_HEIGHT = 32;
 const SELECT_WIDTH = 36;
+/** The sticky header above the rows, inside the scrolled element (styles.css .grid-head). */
+const HEADER_HEIGHT = 40;
 
 function widthOf(column: Column): number {
   return column.name === 'objectId' ? 130 : column.type === 'timestamp' ? 210 : column.type === 'Boolean' ? 100 : 180;
@@ -39,7 +41,9 @@ export function Grid(props: GridProps) {
   const [editing, setEditing] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const count = props.rows.length + (props.done ? 0 : 1);
-  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  // The rows start below the header: scrollMargin places them there, and scrollPaddingStart keeps a
+  // row scrolled to the top from hiding under it.
+  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12, scrollMargin: HEADER_HEIGHT, scrollPaddingStart: HEADER_HEIGHT });
   const items = virtualizer.getVirtualItems();
   const lastIndex = items[items.length - 1]?.index ?? 0;
   const { onNeedMore } = props;
@@ -111,14 +115,14 @@ export function Grid(props: GridProps) {
             const row = props.rows[item.index];
             if (!row) {
               return (
-                <div key="loading" className="grid-row loading" role="row" style={{ transform: `translateY(${item.start}px)`, width }}>
+                <div key="loading" className="grid-row loading" role="row" style={{ transform: `translateY(${item.start - HEADER_HEIGHT}px)`, width }}>
                   <div role="gridcell" className="cell">Loading…</div>
                 </div>
               );
             }
             const editingHere = editing && active.row === item.index;
             return (
-              <div key={row.objectId} className={`grid-row${props.selected.has(row.objectId) ? ' selected' : ''}`} role="row" aria-rowindex={item.index + 2} data-object-id={row.objectId} style={{ transform: `translateY(${item.start}px)`, width, zIndex: editingHere ? 1 : undefined }}>
+              <div key={row.objectId} className={`grid-row${props.selected.has(row.objectId) ? ' selected' : ''}`} role="row" aria-rowindex={item.index + 2} data-object-id={row.objectId} style={{ transform: `translateY(${item.start - HEADER_HEIGHT}px)`, width, zIndex: editingHere ? 1 : undefined }}>
                 <div role="gridcell" className="cell select" style={{ width: SELECT_WIDTH }}>
                   <input type="checkbox" checked={props.selected.has(row.objectId)} onChange={(e) => props.onSelect(row.objectId, e.target.checked)} aria-label={`Select ${row.objectId}`} />
                 </div>
