@@ -163,7 +163,7 @@ eachBackend('dashboard: sign in, apps and the data browser', (target) => {
     // The keyboard: arrows move the focused cell, Enter opens its editor, Escape leaves it.
     await page.locator('.grid-row[data-object-id]').first().locator('[data-column="objectId"]').click();
     await page.keyboard.press('ArrowRight');
-    await page.locator('.grid-row[data-object-id]').first().locator('[data-column="name"].active').waitFor();
+    await page.locator('.grid-row[data-object-id]').first().locator('[data-column="name"].active:focus').waitFor();
     await page.keyboard.press('Enter');
     await page.getByLabel('New value of name').waitFor();
     await page.keyboard.press('Escape');

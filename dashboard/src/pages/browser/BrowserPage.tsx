@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { failureText } from '../../api/errors.ts';
 import type { ClassSchema } from '../../api/types.ts';
 import { useSession } from '../../session.tsx';
@@ -13,7 +13,10 @@ interface ClassEntry {
 /** The data browser: the app's classes with their object counts, and one class open in a grid. */
 export function BrowserPage(props: { applicationId: string; className?: string | undefined }) {
   const session = useSession();
-  const api = session.appApi(props.applicationId);
+  const masterKey = session.apps.find((app) => app.applicationId === props.applicationId)?.masterKey;
+  // One client per app and master key: a new one on every render would make the grid read its
+  // rows again each time a class count arrives.
+  const api = useMemo(() => session.appApi(props.applicationId), [props.applicationId, masterKey]);
   const [classes, setClasses] = useState<ClassEntry[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -38,9 +41,7 @@ export function BrowserPage(props: { applicationId: string; className?: string |
     return () => {
       live = false;
     };
-    // The api object is rebuilt each render; the app and its master key are what matter.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [props.applicationId, api?.applicationId]);
+  }, [api]);
 
   if (!api) return <p role="alert" className="problem">This account cannot see the app {props.applicationId}.</p>;
   const open = classes?.find((entry) => entry.schema.className === props.className);

@@ -40,6 +40,7 @@ export function Grid(props: GridProps) {
   const [active, setActive] = useState<{ row: number; col: number }>({ row: 0, col: 0 });
   const [editing, setEditing] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  const focusWanted = useRef(false);
   const count = props.rows.length + (props.done ? 0 : 1);
   // The rows start below the header: scrollMargin places them there, and scrollPaddingStart keeps a
   // row scrolled to the top from hiding under it.
@@ -59,10 +60,19 @@ export function Grid(props: GridProps) {
   const width = SELECT_WIDTH + props.columns.reduce((sum, column) => sum + widthOf(column), 0);
   const move = (row: number, col: number) => {
     const next = { row: Math.max(0, Math.min(props.rows.length - 1, row)), col: Math.max(0, Math.min(props.columns.length - 1, col)) };
+    focusWanted.current = true;
     setActive(next);
     virtualizer.scrollToIndex(next.row);
-    requestAnimationFrame(() => scroller.current?.querySelector<HTMLElement>(`[data-cell="${next.row}:${next.col}"]`)?.focus());
   };
+  // The moved-to cell takes the focus once it is rendered (it may have been scrolled in first).
+  useEffect(() => {
+    if (!focusWanted.current || editing) return;
+    const cell = scroller.current?.querySelector<HTMLElement>(`[data-cell="${active.row}:${active.col}"]`);
+    if (cell) {
+      cell.focus({ preventScroll: true });
+      focusWanted.current = false;
+    }
+  });
   const keyDown = (event: KeyboardEvent) => {
     if (editing) return;
     const moves: Record<string, [number, number]> = { ArrowDown: [1, 0], ArrowUp: [-1, 0], ArrowRight: [0, 1], ArrowLeft: [0, -1], PageDown: [20, 0], PageUp: [-20, 0] };

@@ -57,7 +57,7 @@ export function useRows(api: AppApi, className: string, where: Where, sort: Sort
         setProblem(failureText(error));
       },
     );
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // The filter by its JSON text: an equal filter built anew must not restart the reading.
   }, [api, className, whereKey, sort]);
 
   useEffect(() => {
@@ -74,7 +74,7 @@ export function useRows(api: AppApi, className: string, where: Where, sort: Sort
       (count) => mine === generation.current && setTotal(count),
       () => undefined,
     );
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // loadMore changes exactly when the class, filter or sort does: then the rows start over.
   }, [loadMore]);
 
   return {
