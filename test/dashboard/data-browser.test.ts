@@ -210,6 +210,31 @@ eachBackend('dashboard: sign in, apps and the data browser', (target) => {
     assert.equal(gone.status, 404);
   });
 
+  it('a class is created, a column added to it, and a new row\'s cell filled', async () => {
+    const created = unique('Made');
+    await page.getByLabel('New class').fill(created);
+    await page.getByRole('button', { name: 'Create class' }).click();
+    await waitForText(page, '[data-total]', '0 objects');
+    assert.equal(new URL(page.url()).pathname, `/dashboard/apps/${client.app.applicationId}/browser/${created}`);
+    await page.getByText('Add column').click();
+    await page.getByLabel('Column name').fill('title');
+    await page.getByLabel('Column type').selectOption('String');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByRole('button', { name: 'Sort by title' }).waitFor();
+    const schema = await client.get(`/1/schemas/${created}`, { key: 'master' });
+    assert.deepEqual(schema.body.fields.title, { type: 'String' });
+    await page.getByRole('button', { name: 'Add row' }).click();
+    await page.waitForFunction(() => /^Added /.test(document.querySelector('.notice')?.textContent ?? ''));
+    const objectId = ((await page.locator('.notice').textContent()) ?? '').replace(/^Added |\.$/g, '');
+    await page.locator(`.grid-row[data-object-id="${objectId}"] [data-column="title"]`).dblclick();
+    await page.getByLabel('New value of title').fill('hello');
+    await page.getByLabel('New value of title').press('Enter');
+    await waitForText(page, `.grid-row[data-object-id="${objectId}"] [data-column="title"]`, 'hello');
+    const stored = await client.get(`/1/classes/${created}/${objectId}`, { key: 'master' });
+    assert.equal(stored.body.title, 'hello');
+    await screenshot(page, target, '11-new-class');
+  });
+
   it('signing out forgets the keys: nothing was kept in the browser\'s storage', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
@@ -217,6 +242,6 @@ eachBackend('dashboard: sign in, apps and the data browser', (target) => {
     assert.deepEqual(stored, { local: 0, session: 0, cookie: '' });
     await page.reload();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    await screenshot(page, target, '11-signed-out');
+    await screenshot(page, target, '12-signed-out');
   });
 });

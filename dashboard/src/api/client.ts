@@ -1,5 +1,5 @@
 import { ApiFailure } from './errors.ts';
-import type { App, ClassSchema, KeyName, ParseObject, Where } from './types.ts';
+import type { App, ClassSchema, FieldSchema, KeyName, ParseObject, Where } from './types.ts';
 
 /**
  * The one module that talks to the server. Account calls (/1/apps) carry the account's email
@@ -79,6 +79,14 @@ export class AppApi {
 
   async schemas(): Promise<ClassSchema[]> {
     return (await call<{ results: ClassSchema[] }>('GET', '/1/schemas', this.headers())).results;
+  }
+
+  createClass(className: string): Promise<ClassSchema> {
+    return call<ClassSchema>('POST', `/1/schemas/${encodeURIComponent(className)}`, this.headers(), { className });
+  }
+
+  addField(className: string, name: string, field: FieldSchema): Promise<ClassSchema> {
+    return call<ClassSchema>('PUT', `/1/schemas/${encodeURIComponent(className)}`, this.headers(), { className, fields: { [name]: field } });
   }
 
   async count(className: string, where?: Where): Promise<number> {

@@ -4,6 +4,7 @@ import type { ClassSchema } from '../../api/types.ts';
 import { useSession } from '../../session.tsx';
 import { navigate } from '../../router.ts';
 import { ClassView } from './ClassView.tsx';
+import { NewClassForm } from './SchemaForms.tsx';
 
 interface ClassEntry {
   readonly schema: ClassSchema;
@@ -68,9 +69,20 @@ export function BrowserPage(props: { applicationId: string; className?: string |
             </li>
           ))}
         </ul>
+        <NewClassForm
+          api={api}
+          onCreated={(schema) => {
+            setClasses((current) => [...(current ?? []), { schema, count: 0 }].sort((a, b) => a.schema.className.localeCompare(b.schema.className)));
+            navigate({ page: 'browser', applicationId: props.applicationId, className: schema.className });
+          }}
+        />
       </nav>
       <section className="class-view">
-        {open ? <ClassView key={open.schema.className} api={api} schema={open.schema} /> : <p className="muted">{classes ? 'Choose a class.' : ''}</p>}
+        {open ? (
+          <ClassView key={open.schema.className} api={api} schema={open.schema} onSchemaChange={(schema) => setClasses((current) => current && current.map((e) => (e.schema.className === schema.className ? { ...e, schema } : e)))} />
+        ) : (
+          <p className="muted">{classes ? 'Choose a class.' : ''}</p>
+        )}
       </section>
     </div>
   );

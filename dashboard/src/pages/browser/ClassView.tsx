@@ -10,9 +10,10 @@ import { useRows } from './useRows.ts';
 import { Grid } from './Grid.tsx';
 import { FilterBar } from './FilterBar.tsx';
 import { ColumnChooser } from './ColumnChooser.tsx';
+import { AddColumnForm } from './SchemaForms.tsx';
 
 /** One class: its filters, columns and rows, and the actions on rows. */
-export function ClassView(props: { api: AppApi; schema: ClassSchema }) {
+export function ClassView(props: { api: AppApi; schema: ClassSchema; onSchemaChange(schema: ClassSchema): void }) {
   const { api, schema } = props;
   const columns = useMemo(() => columnsOf(schema), [schema]);
   // The filters and the sort are in the page's URL, so that a view can be shared or reloaded.
@@ -77,6 +78,7 @@ export function ClassView(props: { api: AppApi; schema: ClassSchema }) {
           Delete selected ({selected.size})
         </button>
         <ColumnChooser columns={columns} hidden={hidden} onChange={setHidden} />
+        <AddColumnForm api={api} className={schema.className} onChanged={props.onSchemaChange} />
       </div>
       {confirmDelete && (
         <div className="confirm" role="alertdialog" aria-label="Confirm deletion">
