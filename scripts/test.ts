@@ -6,8 +6,8 @@
  *   BASALT_TEST_POSTGRES_URL  server to create the test database on (default postgres://postgres@127.0.0.1:5432/postgres)
  *   npm test -- test/api/objects.test.ts   runs only the files named
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -81,7 +81,15 @@ function cleanEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('BASALT_')));
 }
 
+/** The servers serve dashboard/dist (test/api/dashboard-serving.test.ts, test/dashboard/): built once when missing. */
+function buildDashboardIfMissing(): boolean {
+  if (existsSync(join(ROOT, 'dashboard', 'dist', 'index.html'))) return true;
+  process.stderr.write('dashboard/dist is missing: building it (npm run build:dashboard)\n');
+  return spawnSync('npm', ['run', '--silent', 'build:dashboard'], { cwd: ROOT, stdio: 'inherit' }).status === 0;
+}
+
 async function main(): Promise<number> {
+  if (!buildDashboardIfMissing()) return 1;
   const adminUrl = process.env.BASALT_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const database = `basalt_test_${process.pid}_${Date.now()}`;
   const admin = new pg.Client({ connectionString: adminUrl });

@@ -30,8 +30,8 @@ async function main(): Promise<void> {
   const logger = pino({ level: config.logLevel });
   // Benchmarks only (docs/benchmarks.md): every request through fastify, to measure what the direct front saves.
   const server = await createServer(config, logger, { directFront: process.env.BENCH_FASTIFY_ONLY !== '1' });
-  printFirstStart(server.bootstrap);
   const address = await server.http.listen({ port: config.port, host: config.host });
+  printFirstStart(server.bootstrap, dashboardUrl(config.publicUrl, address));
   logger.info({ address, database: server.backend.kind }, 'Basalt is listening');
 
   let stopping = false;
@@ -59,14 +59,21 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
+/** The URL a person opens: the public URL when set, else the listening address (any-address as localhost). */
+function dashboardUrl(publicUrl: string | undefined, address: string): string {
+  const base = publicUrl ?? address.replace('://0.0.0.0', '://localhost').replace('://[::]', '://localhost');
+  return `${base.replace(/\/$/, '')}/dashboard`;
+}
+
 /** Keys and credentials are printed once, when they are created; they are kept in the database. */
-function printFirstStart(report: BootstrapReport): void {
+function printFirstStart(report: BootstrapReport, dashboardUrl: string): void {
   const lines: string[] = [];
   if (report.createdAdmin) {
     lines.push('Admin account created (for /1/apps and the dashboard):');
     lines.push(`  email:        ${report.createdAdmin.email}`);
     lines.push(`  password:     ${report.createdAdmin.password}`);
     lines.push(`  account key:  ${report.createdAdmin.accountKey}`);
+    lines.push(`  dashboard:    ${dashboardUrl}  (sign in with this email and password)`);
   }
   if (report.createdApp) {
     const app = report.createdApp;

@@ -43,6 +43,7 @@ import { webhookJob } from './webhooks/delivery-job.ts';
 import { WEBHOOK_JOB } from './webhooks/triggers.ts';
 import { registerAppsRoutes } from './http/routes/apps.ts';
 import { registerHealthRoute } from './http/routes/health.ts';
+import { registerDashboardRoutes } from './http/routes/dashboard.ts';
 import { registerUserPages } from './http/routes/user-pages.ts';
 import { registerFileRoutes } from './http/routes/files.ts';
 import { openFileStorage } from './files/open.ts';
@@ -194,6 +195,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   registerHealthRoute(http, deps);
   registerAppsRoutes(http, deps);
   registerUserPages(http, deps);
+  registerDashboardRoutes(http, deps);
   registerFileRoutes(http, deps, files);
   // The batch route dispatches through the same table it is part of.
   let table: RouteTable;

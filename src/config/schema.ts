@@ -43,6 +43,7 @@ export const OPTIONS = {
   twitterApiUrl: { flag: 'twitter-api-url', env: 'BASALT_TWITTER_API_URL', type: 'url', default: 'https://api.twitter.com', doc: 'Twitter API that checks twitter authData tokens (verify_credentials); an app\'s auth.twitter.apiUrl overrides it.' },
   filesStorage: { flag: 'files-storage', env: 'BASALT_FILES_STORAGE', type: 'string', default: 'disk', doc: 'Where uploaded files are kept: disk (under --files-dir; one machine) or s3 (an S3-compatible bucket, shared by every server process).' },
   filesDir: { flag: 'files-dir', env: 'BASALT_FILES_DIR', type: 'string', doc: 'Directory of uploaded files with --files-storage disk (default: the files folder of --data-dir).' },
+  dashboardDir: { flag: 'dashboard-dir', env: 'BASALT_DASHBOARD_DIR', type: 'string', doc: 'Directory of the built dashboard served at /dashboard (default: dashboard/dist of the installation, made by npm run build).' },
   fileSizeLimit: { flag: 'file-size-limit', env: 'BASALT_FILE_SIZE_LIMIT', type: 'integer', default: 10485760, doc: 'Largest uploaded file in bytes (413, code 129 above it).' },
   s3Bucket: { flag: 's3-bucket', env: 'BASALT_S3_BUCKET', type: 'string', doc: 'Bucket of uploaded files with --files-storage s3 (required there); it must exist.' },
   s3Region: { flag: 's3-region', env: 'BASALT_S3_REGION', type: 'string', default: 'us-east-1', doc: 'Region of the bucket (requests are signed for it).' },

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Errors } from '../../errors/index.ts';
 import { isPlainObject } from '../../encoding/values.ts';
 import type { Account } from '../../apps/accounts.ts';
-import type { AppRecord } from '../../apps/types.ts';
+import { KEY_NAMES, type AppRecord, type KeyName } from '../../apps/types.ts';
+import { newKey } from '../../apps/ids.ts';
 import { parseSettings } from '../../apps/settings.ts';
 import { maskPushCredentials, restoreMaskedSecrets } from '../../push/networks/credentials.ts';
 import type { HttpDeps } from '../deps.ts';
@@ -68,6 +69,19 @@ export function registerAppsRoutes(app: FastifyInstance, deps: HttpDeps): void {
   };
   app.put('/1/apps/:applicationId', update);
   app.post('/1/apps/:applicationId', update);
+
+  // A leaked key is replaced, never chosen: the new one is random like those of a new app.
+  app.post<{ Params: { applicationId: string } }>('/1/apps/:applicationId/rotateKey', async (request) => {
+    const account = await authenticate(deps, request);
+    const current = await visibleApp(account, request.params.applicationId);
+    const key = appBody(request.body).key;
+    if (!isKeyName(key)) throw Errors.invalidJson(`key must be one of ${KEY_NAMES.join(', ')}.`);
+    return render(request, await deps.apps.update(current.applicationId, { keys: { [key]: newKey() } }));
+  });
+}
+
+function isKeyName(value: unknown): value is KeyName {
+  return typeof value === 'string' && (KEY_NAMES as readonly string[]).includes(value);
 }
 
 function appBody(body: unknown): Record<string, unknown> {

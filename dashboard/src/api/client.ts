@@ -1,0 +1,132 @@
+import { ApiFailure } from './errors.ts';
+import type { App, ClassSchema, FieldSchema, KeyName, ParseObject, Where } from './types.ts';
+
+/**
+ * The one module that talks to the server. Account calls (/1/apps) carry the account's email
+ * and password; app calls carry the app's master key. Both are held by the caller in memory only
+ * (docs/dashboard.md "Keys"), never written to any browser storage.
+ */
+
+export interface AccountCredentials {
+  readonly email: string;
+  readonly password: string;
+}
+
+async function call<T>(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    // Credentials travel in headers; no cookie is ever needed.
+    credentials: 'omit',
+    cache: 'no-store',
+  });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // Not JSON: a proxy's page. Said below by status.
+  }
+  if (!response.ok) {
+    const failure = parsed as { code?: unknown; error?: unknown } | undefined;
+    throw new ApiFailure(response.status, typeof failure?.code === 'number' ? failure.code : 0, typeof failure?.error === 'string' ? failure.error : '');
+  }
+  return parsed as T;
+}
+
+export class AccountApi {
+  constructor(private readonly credentials: AccountCredentials) {}
+
+  private headers(): Record<string, string> {
+    return { 'X-Svc-Email': this.credentials.email, 'X-Svc-Password': this.credentials.password };
+  }
+
+  async listApps(): Promise<App[]> {
+    return (await call<{ results: App[] }>('GET', '/1/apps', this.headers())).results;
+  }
+
+  createApp(appName: string): Promise<App> {
+    return call<App>('POST', '/1/apps', this.headers(), { appName });
+  }
+
+  updateApp(applicationId: string, change: Record<string, unknown>): Promise<App> {
+    return call<App>('PUT', `/1/apps/${encodeURIComponent(applicationId)}`, this.headers(), change);
+  }
+
+  rotateKey(applicationId: string, key: KeyName): Promise<App> {
+    return call<App>('POST', `/1/apps/${encodeURIComponent(applicationId)}/rotateKey`, this.headers(), { key });
+  }
+}
+
+export interface FindOptions {
+  readonly where?: Where;
+  readonly order?: string;
+  readonly limit?: number;
+  readonly keys?: readonly string[];
+}
+
+/** Calls of one app, as its master key. */
+export class AppApi {
+  constructor(
+    readonly applicationId: string,
+    private readonly masterKey: string,
+  ) {}
+
+  private headers(): Record<string, string> {
+    return { 'X-Svc-Application-Id': this.applicationId, 'X-Svc-Master-Key': this.masterKey };
+  }
+
+  async schemas(): Promise<ClassSchema[]> {
+    return (await call<{ results: ClassSchema[] }>('GET', '/1/schemas', this.headers())).results;
+  }
+
+  createClass(className: string): Promise<ClassSchema> {
+    return call<ClassSchema>('POST', `/1/schemas/${encodeURIComponent(className)}`, this.headers(), { className });
+  }
+
+  addField(className: string, name: string, field: FieldSchema): Promise<ClassSchema> {
+    return call<ClassSchema>('PUT', `/1/schemas/${encodeURIComponent(className)}`, this.headers(), { className, fields: { [name]: field } });
+  }
+
+  async count(className: string, where?: Where): Promise<number> {
+    const query = new URLSearchParams({ count: '1', limit: '0' });
+    if (where && Object.keys(where).length) query.set('where', JSON.stringify(where));
+    return (await call<{ count: number }>('GET', `${classPath(className)}?${query}`, this.headers())).count;
+  }
+
+  async find(className: string, options: FindOptions): Promise<ParseObject[]> {
+    const query = new URLSearchParams();
+    if (options.where && Object.keys(options.where).length) query.set('where', JSON.stringify(options.where));
+    if (options.order) query.set('order', options.order);
+    if (options.limit !== undefined) query.set('limit', String(options.limit));
+    if (options.keys) query.set('keys', options.keys.join(','));
+    return (await call<{ results: ParseObject[] }>('GET', `${classPath(className)}?${query}`, this.headers())).results;
+  }
+
+  create(className: string, fields: Record<string, unknown>): Promise<{ objectId: string; createdAt: string }> {
+    return call('POST', classPath(className), this.headers(), fields);
+  }
+
+  update(className: string, objectId: string, fields: Record<string, unknown>): Promise<{ updatedAt: string }> {
+    return call('PUT', `${classPath(className)}/${encodeURIComponent(objectId)}`, this.headers(), fields);
+  }
+
+  /** Deletes in batches of 50 (the batch limit); answers the ids the server refused, with why. */
+  async deleteMany(className: string, objectIds: readonly string[]): Promise<{ objectId: string; error: string }[]> {
+    const refused: { objectId: string; error: string }[] = [];
+    for (let start = 0; start < objectIds.length; start += 50) {
+      const ids = objectIds.slice(start, start + 50);
+      const requests = ids.map((id) => ({ method: 'DELETE', path: `${classPath(className)}/${encodeURIComponent(id)}` }));
+      const answers = await call<{ error?: { error: string } }[]>('POST', '/1/batch', this.headers(), { requests });
+      answers.forEach((answer, index) => {
+        if (answer.error) refused.push({ objectId: ids[index]!, error: answer.error.error });
+      });
+    }
+    return refused;
+  }
+}
+
+function classPath(className: string): string {
+  return `/1/classes/${encodeURIComponent(className)}`;
+}

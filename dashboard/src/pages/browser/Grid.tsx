@@ -1,0 +1,172 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { ParseObject } from '../../api/types.ts';
+import { cellText, editable, type Column } from './columns.ts';
+import { CellEditor } from './CellEditor.tsx';
+import { editedAsJson } from './edit-values.ts';
+import type { Sort } from './paging.ts';
+import { sortable } from './paging.ts';
+
+const ROW_HEIGHT = 32;
+const SELECT_WIDTH = 36;
+/** The sticky header above the rows, inside the scrolled element (styles.css .grid-head). */
+const HEADER_HEIGHT = 40;
+
+function widthOf(column: Column): number {
+  return column.name === 'objectId' ? 130 : column.type === 'timestamp' ? 210 : column.type === 'Boolean' ? 100 : 180;
+}
+
+export interface GridProps {
+  readonly columns: readonly Column[];
+  readonly rows: readonly ParseObject[];
+  readonly done: boolean;
+  readonly sort: Sort;
+  readonly selected: ReadonlySet<string>;
+  /** Changes when a row was put first (an added row): the grid scrolls up to show it. */
+  readonly revealFirst: number;
+  onSort(sort: Sort): void;
+  onSelect(objectId: string, on: boolean): void;
+  onNeedMore(): void;
+  /** Saves one cell; resolves with a message when the server refused it. */
+  onEdit(row: ParseObject, column: Column, value: unknown): Promise<string | null>;
+}
+
+/**
+ * Only the rows in view (and a few around them) are in the DOM, whatever the number loaded; the
+ * grid asks for the next page when the last loaded rows come near.
+ */
+export function Grid(props: GridProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const [active, setActive] = useState<{ row: number; col: number }>({ row: 0, col: 0 });
+  const [editing, setEditing] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const focusWanted = useRef(false);
+  const count = props.rows.length + (props.done ? 0 : 1);
+  // The rows start below the header: scrollMargin places them there, and scrollPaddingStart keeps a
+  // row scrolled to the top from hiding under it.
+  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12, scrollMargin: HEADER_HEIGHT, scrollPaddingStart: HEADER_HEIGHT });
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items[items.length - 1]?.index ?? 0;
+  const { onNeedMore } = props;
+
+  useEffect(() => {
+    if (!props.done && lastIndex >= props.rows.length - 40) onNeedMore();
+  }, [lastIndex, props.rows.length, props.done, onNeedMore]);
+
+  useEffect(() => {
+    if (props.revealFirst) virtualizer.scrollToIndex(0);
+  }, [props.revealFirst, virtualizer]);
+
+  const width = SELECT_WIDTH + props.columns.reduce((sum, column) => sum + widthOf(column), 0);
+  const move = (row: number, col: number) => {
+    const next = { row: Math.max(0, Math.min(props.rows.length - 1, row)), col: Math.max(0, Math.min(props.columns.length - 1, col)) };
+    focusWanted.current = true;
+    setActive(next);
+    virtualizer.scrollToIndex(next.row);
+  };
+  // The moved-to cell takes the focus once it is rendered (it may have been scrolled in first).
+  useEffect(() => {
+    if (!focusWanted.current || editing) return;
+    const cell = scroller.current?.querySelector<HTMLElement>(`[data-cell="${active.row}:${active.col}"]`);
+    if (cell) {
+      cell.focus({ preventScroll: true });
+      focusWanted.current = false;
+    }
+  });
+  const keyDown = (event: KeyboardEvent) => {
+    if (editing) return;
+    const moves: Record<string, [number, number]> = { ArrowDown: [1, 0], ArrowUp: [-1, 0], ArrowRight: [0, 1], ArrowLeft: [0, -1], PageDown: [20, 0], PageUp: [-20, 0] };
+    const step = moves[event.key];
+    if (step) {
+      event.preventDefault();
+      move(active.row + step[0], active.col + step[1]);
+    } else if (event.key === 'Enter' && props.columns[active.col] && editable(props.columns[active.col]!)) {
+      event.preventDefault();
+      setEditing(true);
+    }
+  };
+  // Arrays, objects and ACLs are edited in a panel below the grid: a row is too small for JSON.
+  const activeColumn = props.columns[active.col];
+  const jsonColumn = activeColumn && editedAsJson(activeColumn) ? activeColumn : undefined;
+  const save = async (value: unknown) => {
+    const row = props.rows[active.row];
+    const column = props.columns[active.col];
+    setEditing(false);
+    if (!row || !column) return;
+    setProblem(await props.onEdit(row, column, value));
+  };
+
+  return (
+    <div className="grid-wrap">
+      {problem && <p role="alert" className="problem">{problem}</p>}
+      <div className="grid" ref={scroller} role="grid" aria-rowcount={count + 1} aria-colcount={props.columns.length + 1} onKeyDown={keyDown}>
+        <div className="grid-head" role="row" style={{ width }}>
+          <div role="columnheader" className="cell select" style={{ width: SELECT_WIDTH }}>
+            <span className="visually-hidden">Selected</span>
+          </div>
+          {props.columns.map((column) => {
+            const sorted = props.sort.field === column.name;
+            return (
+              <div key={column.name} role="columnheader" className="cell" style={{ width: widthOf(column) }} aria-sort={sorted ? (props.sort.descending ? 'descending' : 'ascending') : 'none'}>
+                {sortable(column.type) ? (
+                  <button type="button" className="sort" onClick={() => props.onSort({ field: column.name, descending: sorted && !props.sort.descending })} aria-label={`Sort by ${column.name}`}>
+                    {column.name} {sorted ? (props.sort.descending ? '▼' : '▲') : ''}
+                  </button>
+                ) : (
+                  <span>{column.name}</span>
+                )}
+                <span className="type">{column.type === 'Pointer' ? `→ ${column.targetClass}` : column.type}</span>
+              </div>
+            );
+          })}
+        </div>
+        <div style={{ height: virtualizer.getTotalSize(), width, position: 'relative' }}>
+          {items.map((item) => {
+            const row = props.rows[item.index];
+            if (!row) {
+              return (
+                <div key="loading" className="grid-row loading" role="row" style={{ transform: `translateY(${item.start - HEADER_HEIGHT}px)`, width }}>
+                  <div role="gridcell" className="cell">Loading…</div>
+                </div>
+              );
+            }
+            const editingHere = editing && active.row === item.index;
+            return (
+              <div key={row.objectId} className={`grid-row${props.selected.has(row.objectId) ? ' selected' : ''}`} role="row" aria-rowindex={item.index + 2} data-object-id={row.objectId} style={{ transform: `translateY(${item.start - HEADER_HEIGHT}px)`, width, zIndex: editingHere ? 1 : undefined }}>
+                <div role="gridcell" className="cell select" style={{ width: SELECT_WIDTH }}>
+                  <input type="checkbox" checked={props.selected.has(row.objectId)} onChange={(e) => props.onSelect(row.objectId, e.target.checked)} aria-label={`Select ${row.objectId}`} />
+                </div>
+                {props.columns.map((column, col) => {
+                  const isActive = active.row === item.index && active.col === col;
+                  const value = row[column.name];
+                  const inCell = isActive && editing && !editedAsJson(column);
+                  return (
+                    <div
+                      key={column.name}
+                      role="gridcell"
+                      className={`cell${isActive ? ' active' : ''}${inCell ? ' editing' : ''}${value === null ? ' null' : ''}`}
+                      style={{ width: widthOf(column) }}
+                      tabIndex={isActive ? 0 : -1}
+                      data-cell={`${item.index}:${col}`}
+                      data-column={column.name}
+                      onClick={() => setActive({ row: item.index, col })}
+                      onDoubleClick={() => {
+                        setActive({ row: item.index, col });
+                        if (editable(column)) setEditing(true);
+                      }}
+                    >
+                      {inCell ? <CellEditor column={column} value={value} onSave={save} onCancel={() => setEditing(false)} /> : cellText(value)}
+                    </div>
+                  );
+                })}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      {editing && jsonColumn && props.rows[active.row] && (
+        <CellEditor column={jsonColumn} value={props.rows[active.row]![jsonColumn.name]} onSave={save} onCancel={() => setEditing(false)} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+import { useEffect, useState } from 'react';
+
+/** Pages are paths under /dashboard, so that a class or an app has a URL to share. */
+const BASE = '/dashboard';
+
+export type Route =
+  | { readonly page: 'apps'; readonly applicationId?: string }
+  | { readonly page: 'browser'; readonly applicationId: string; readonly className?: string };
+
+export function parseRoute(pathname: string): Route {
+  const parts = pathname.slice(BASE.length).split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === 'apps' && parts[1]) {
+    if (parts[2] === 'browser') return { page: 'browser', applicationId: parts[1], ...(parts[3] ? { className: parts[3] } : {}) };
+    return { page: 'apps', applicationId: parts[1] };
+  }
+  return { page: 'apps' };
+}
+
+export function routePath(route: Route): string {
+  const app = route.applicationId ? `/apps/${encodeURIComponent(route.applicationId)}` : '';
+  if (route.page === 'browser') return `${BASE}${app}/browser${route.className ? `/${encodeURIComponent(route.className)}` : ''}`;
+  return `${BASE}${app}`;
+}
+
+export function navigate(route: Route): void {
+  const path = routePath(route);
+  if (path !== location.pathname) history.pushState(null, '', path);
+  dispatchEvent(new PopStateEvent('popstate'));
+}
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(location.pathname));
+  useEffect(() => {
+    const changed = () => setRoute(parseRoute(location.pathname));
+    addEventListener('popstate', changed);
+    return () => removeEventListener('popstate', changed);
+  }, []);
+  return route;
+}

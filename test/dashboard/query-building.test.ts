@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { FIRST_PAGE, nextCursor, pageQuery } from '../../dashboard/src/pages/browser/paging.ts';
+import { filterClause, filtersWhere } from '../../dashboard/src/pages/browser/filters.ts';
+import { editedValue } from '../../dashboard/src/pages/browser/edit-values.ts';
+
+/**
+ * The queries the data browser sends (docs/dashboard.md "The data grid"): keyset pages and filters.
+ * Their answers are checked in Chromium against both backends (data-browser.test.ts); these pin
+ * the shapes, including the corners the browser test does not reach.
+ */
+const row = (objectId: string, fields: Record<string, unknown> = {}) => ({ objectId, ...fields });
+
+describe('dashboard: keyset pages', () => {
+  it('by objectId: $gt the last id, never skip', () => {
+    assert.deepEqual(pageQuery({}, { field: 'objectId', descending: false }, FIRST_PAGE), { where: {}, order: 'objectId' });
+    const cursor = nextCursor({ field: 'objectId', descending: false }, FIRST_PAGE, [row('a'), row('b')], 2)!;
+    assert.deepEqual(pageQuery({}, { field: 'objectId', descending: false }, cursor), { where: { objectId: { $gt: 'b' } }, order: 'objectId' });
+    assert.deepEqual(pageQuery({ x: 1 }, { field: 'objectId', descending: true }, cursor), { where: { $and: [{ x: 1 }, { objectId: { $lt: 'b' } }] }, order: '-objectId' });
+  });
+
+  it('by a column: the value and objectId as one key; then the rows without a value, by objectId', () => {
+    const sort = { field: 'score', descending: true };
+    assert.deepEqual(pageQuery({}, sort, FIRST_PAGE), { where: { score: { $exists: true } }, order: '-score,-objectId' });
+    const cursor = nextCursor(sort, FIRST_PAGE, [row('a', { score: 9 }), row('b', { score: 7 })], 2)!;
+    assert.deepEqual(pageQuery({}, sort, cursor), {
+      where: { $and: [{ score: { $exists: true } }, { $or: [{ score: { $lt: 7 } }, { score: 7, objectId: { $lt: 'b' } }] }] },
+      order: '-score,-objectId',
+    });
+    const missing = nextCursor(sort, cursor, [row('c', { score: 1 })], 2);
+    assert.deepEqual(missing, { phase: 'missing' });
+    assert.deepEqual(pageQuery({}, sort, missing!), { where: { score: { $exists: false } }, order: 'objectId' });
+    const after = nextCursor(sort, missing!, [row('d'), row('e')], 2)!;
+    assert.deepEqual(pageQuery({}, sort, after), { where: { $and: [{ score: { $exists: false } }, { objectId: { $gt: 'e' } }] }, order: 'objectId' });
+    assert.equal(nextCursor(sort, after, [row('f')], 2), null);
+  });
+
+  it('by createdAt: compared as a Date, and no second phase (every object has one)', () => {
+    const sort = { field: 'createdAt', descending: false };
+    const cursor = nextCursor(sort, FIRST_PAGE, [row('a', { createdAt: '2024-01-01T00:00:00.000Z' })], 1)!;
+    const date = { __type: 'Date', iso: '2024-01-01T00:00:00.000Z' };
+    assert.deepEqual(pageQuery({}, sort, cursor), { where: { $or: [{ createdAt: { $gt: date } }, { createdAt: date, objectId: { $gt: 'a' } }] }, order: 'createdAt,objectId' });
+    assert.equal(nextCursor(sort, cursor, [], 1), null);
+  });
+});
+
+describe('dashboard: filters', () => {
+  it('each operator in the query language, with values of the column\'s type', () => {
+    const cases: [Parameters<typeof filterClause>[0], Parameters<typeof filterClause>[1], unknown][] = [
+      [{ field: 'n', op: 'eq', value: '3' }, 'Number', { n: 3 }],
+      [{ field: 'n', op: 'gte', value: '2.5' }, 'Number', { n: { $gte: 2.5 } }],
+      [{ field: 'n', op: 'in', value: '1, 2,3' }, 'Number', { n: { $in: [1, 2, 3] } }],
+      [{ field: 'b', op: 'ne', value: 'true' }, 'Boolean', { b: { $ne: true } }],
+      [{ field: 's', op: 'contains', value: 'a.b*' }, 'String', { s: { $regex: 'a\\.b\\*' } }],
+      [{ field: 's', op: 'startsWith', value: '(x' }, 'String', { s: { $regex: '^\\(x' } }],
+      [{ field: 's', op: 'exists', value: '' }, 'String', { s: { $exists: true } }],
+      [{ field: 's', op: 'notExists', value: '' }, 'Pointer', { s: { $exists: false } }],
+      [{ field: 'd', op: 'between', value: '2024-01-01..2024-02-01' }, 'Date', { d: { $gte: { __type: 'Date', iso: '2024-01-01T00:00:00.000Z' }, $lte: { __type: 'Date', iso: '2024-02-01T00:00:00.000Z' } } }],
+      [{ field: 'd', op: 'between', value: '2024-01-01..' }, 'timestamp', { d: { $gte: { __type: 'Date', iso: '2024-01-01T00:00:00.000Z' } } }],
+    ];
+    for (const [filter, type, where] of cases) assert.deepEqual(filterClause(filter, type), where, JSON.stringify(filter));
+  });
+
+  it('several filters are joined with $and; a value of the wrong type is refused in words', () => {
+    assert.deepEqual(filtersWhere([{ field: 'n', op: 'gt', value: '1' }, { field: 'n', op: 'lt', value: '5' }], () => 'Number'), { $and: [{ n: { $gt: 1 } }, { n: { $lt: 5 } }] });
+    assert.throws(() => filterClause({ field: 'n', op: 'eq', value: 'x' }, 'Number'), { message: '"x" is not a number.' });
+    assert.throws(() => filterClause({ field: 'b', op: 'eq', value: 'yes' }, 'Boolean'), { message: 'Write true or false.' });
+    assert.throws(() => filterClause({ field: 'd', op: 'lt', value: 'soon' }, 'Date'), /is not a date/);
+  });
+});
+
+describe('dashboard: edited values', () => {
+  it('each editable type in its wire form; empty unsets, except a String', () => {
+    assert.equal(editedValue({ name: 's', type: 'String' }, ''), '');
+    assert.deepEqual(editedValue({ name: 'n', type: 'Number' }, ''), { __op: 'Delete' });
+    assert.equal(editedValue({ name: 'n', type: 'Number' }, '-4.5'), -4.5);
+    assert.deepEqual(editedValue({ name: 'g', type: 'GeoPoint' }, '48.85, 2.35'), { __type: 'GeoPoint', latitude: 48.85, longitude: 2.35 });
+    assert.deepEqual(editedValue({ name: 'p', type: 'Pointer', targetClass: 'Team' }, ' abc123 '), { __type: 'Pointer', className: 'Team', objectId: 'abc123' });
+    assert.deepEqual(editedValue({ name: 'a', type: 'Array' }, '[1, "x"]'), [1, 'x']);
+    assert.deepEqual(editedValue({ name: 'o', type: 'Object' }, '{"k": {"n": 1}}'), { k: { n: 1 } });
+    assert.deepEqual(editedValue({ name: 'ACL', type: 'ACL' }, '{"*": {"read": true}}'), { '*': { read: true } });
+  });
+
+  it('values that do not fit are refused before anything is sent', () => {
+    assert.throws(() => editedValue({ name: 'g', type: 'GeoPoint' }, '91, 0'), /between -90 and 90/);
+    assert.throws(() => editedValue({ name: 'g', type: 'GeoPoint' }, '1'), /latitude, longitude/);
+    assert.throws(() => editedValue({ name: 'a', type: 'Array' }, '{}'), { message: 'An Array column takes a JSON array: [ … ].' });
+    assert.throws(() => editedValue({ name: 'o', type: 'Object' }, '[]'), { message: 'An Object column takes a JSON object: { … }.' });
+    assert.throws(() => editedValue({ name: 'o', type: 'Object' }, '{'), /^Error: Not valid JSON/);
+    assert.throws(() => editedValue({ name: 'p', type: 'Pointer', targetClass: 'Team' }, 'a b'), { message: 'Write the objectId of a Team object.' });
+  });
+});
