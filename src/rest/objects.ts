@@ -47,12 +47,14 @@ export async function insertObject(ctx: RequestContext, className: string, plan:
   const millis = Date.now();
   const now = isoTimestamp(millis);
   const object = { objectId: newObjectId(millis), createdAt: now, updatedAt: now, data: applied.data, rperm: permissions.rperm, wperm: permissions.wperm };
+  let edits: Readonly<Record<string, unknown>> | null = null;
   try {
-    await writeCreate(ctx.app, callerOf(ctx), { className, write: { object, relations: applied.relations } });
+    await writeCreate(ctx.app, callerOf(ctx), { className, write: { object, relations: applied.relations }, edited: (changed) => (edits = changed) });
   } catch (error) {
     throw options.translate ? options.translate(error) : error;
   }
-  return ok({ objectId: object.objectId, createdAt: now, ...applied.opResults }, 201, { Location: options.location(object.objectId) });
+  // What before-hooks changed is answered too, as Parse Server does (the SDKs merge it into the object).
+  return ok({ ...applied.opResults, ...(edits ?? {}), objectId: object.objectId, createdAt: now }, 201, { Location: options.location(object.objectId) });
 }
 
 /** GET /1/classes/<className>/<objectId>: unreadable and missing objects both answer 101. */
@@ -97,10 +99,12 @@ export async function modifyObject(ctx: RequestContext, className: string, objec
   }
   await ctx.app.schemas.ensureFields(className, plan.types, { mayCreateClass: false });
   let applied: AppliedPlan | null = null;
+  let edits: Readonly<Record<string, unknown>> | null = null;
   const updatedAt = new Date().toISOString();
   const updated = await writeUpdate(ctx.app, callerOf(ctx), {
     className,
     objectId,
+    edited: (changed) => (edits = changed),
     write: principals(ctx),
     change: (current) => {
       if (!grantAllows(grant, current, ctx.auth.userId)) throw notFound(className, objectId);
@@ -112,7 +116,7 @@ export async function modifyObject(ctx: RequestContext, className: string, objec
     },
   });
   if (!updated || !applied) throw notFound(className, objectId);
-  return ok({ updatedAt, ...(applied as AppliedPlan).opResults });
+  return ok({ ...(applied as AppliedPlan).opResults, ...(edits ?? {}), updatedAt });
 }
 
 /** DELETE /1/classes/<className>/<objectId>: `{}`. Files the object points to are kept. */

@@ -25,6 +25,9 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     it('beforeSave changes a REST create; the after trigger sees the context the before trigger set', async () => {
       const created = await app.post('/1/classes/Review', { stars: 3, comment: 'a very long comment', scratch: 1 });
       assert.equal(created.status, 201, created.text);
+      // The answer carries what the trigger changed, as Parse Server's does.
+      assert.deepEqual(Object.keys(created.body).sort(), ['checked', 'comment', 'createdAt', 'objectId', 'scratch']);
+      assert.deepEqual([created.body.comment, created.body.checked, created.body.scratch], ['a very ...', true, { __op: 'Delete' }]);
       const stored = await app.get(`/1/classes/Review/${created.body.objectId}`);
       assert.equal(stored.body.comment, 'a very ...');
       assert.equal(stored.body.checked, true);

@@ -58,5 +58,17 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       await Parse.User.logOut();
       assert.equal(await Parse.Cloud.run('whoami'), null);
     });
+
+    it('a save shows what beforeSave changed without a fetch: set, unset and, on an update, fields from the original', async () => {
+      const review = new Parse.Object('Review');
+      await review.save({ stars: 3, comment: 'a very long comment', scratch: 1 });
+      assert.equal(review.get('comment'), 'a very ...');
+      assert.equal(review.get('checked'), true);
+      assert.equal(review.has('scratch'), false);
+      await review.save({ stars: 5 });
+      assert.equal(review.get('previousStars'), 3);
+      const fetched = await new Parse.Query('Review').get(review.id!);
+      assert.deepEqual([fetched.get('comment'), fetched.get('checked'), fetched.has('scratch'), fetched.get('previousStars')], ['a very ...', true, false, 3]);
+    });
   });
 }

@@ -51,9 +51,17 @@ export function callerOf(ctx: RequestContext): Caller {
   return { user: ctx.auth.userId, master: ctx.auth.isMaster, installationId: ctx.auth.installationId };
 }
 
+/**
+ * Receives the fields the before-hooks set, changed or removed, as a write body (a removed field
+ * is `{"__op": "Delete"}`), once the write is made: Parse Server answers them beside the write's
+ * own answer, so an SDK's object shows what a trigger did without a fetch.
+ */
+export type EditsListener = (edits: Readonly<Record<string, unknown>>) => void;
+
 export interface PlannedCreate {
   readonly className: string;
   readonly write: ObjectWrite;
+  readonly edited?: EditsListener;
 }
 
 export interface PlannedUpdate {
@@ -67,6 +75,7 @@ export interface PlannedUpdate {
    * the value as it is at that moment. It may throw to refuse (a class-level user field).
    */
   readonly change: (current: StoredObject) => ObjectWrite;
+  readonly edited?: EditsListener;
 }
 
 export interface PlannedDelete {
@@ -90,12 +99,17 @@ export async function writeCreate(app: WriteTarget, caller: Caller, planned: Pla
   }
   const context: Record<string, unknown> = {};
   let write = planned.write;
+  let edits: Record<string, unknown> | null = null;
   if (before.length > 0) {
-    const overlay = await beforeHooks(app, before, requestOf(app, 'beforeSave', className, caller, write.object, null, context));
-    if (overlay) write = withOverlay(overlay, write);
+    const changed = await beforeHooks(app, before, requestOf(app, 'beforeSave', className, caller, write.object, null, context));
+    if (changed) {
+      write = withOverlay(changed.overlay, write);
+      edits = changed.edits;
+    }
   }
   if (queued.length > 0) write = withQueued(write, queued, requestOf(app, 'afterSave', className, caller, write.object, null, context));
   await app.store.insert(className, write);
+  if (edits) planned.edited?.(edits);
   if (after.length > 0) await afterHooks(app, after, requestOf(app, 'afterSave', className, caller, write.object, null, context));
   return write.object;
 }
@@ -112,10 +126,14 @@ export async function writeUpdate(app: WriteTarget, caller: Caller, planned: Pla
   const original = await app.store.get(className, objectId, null);
   if (!original || !mayWrite(original, write)) return null;
   let mutate = change;
+  let edits: Record<string, unknown> | null = null;
   if (before.length > 0) {
     const next = change(original);
-    const overlay = await beforeHooks(app, before, requestOf(app, 'beforeSave', className, caller, next.object, original, context));
-    if (overlay) mutate = (current) => withOverlay(overlay, change(current));
+    const changed = await beforeHooks(app, before, requestOf(app, 'beforeSave', className, caller, next.object, original, context));
+    if (changed) {
+      mutate = (current) => withOverlay(changed.overlay, change(current));
+      edits = changed.edits;
+    }
   }
   if (queued.length > 0) {
     const planned = mutate;
@@ -126,6 +144,7 @@ export async function writeUpdate(app: WriteTarget, caller: Caller, planned: Pla
     };
   }
   const updated = await app.store.update(className, objectId, write, mutate);
+  if (updated && edits) planned.edited?.(edits);
   if (updated && after.length > 0) await afterHooks(app, after, requestOf(app, 'afterSave', className, caller, updated, original, context));
   return updated;
 }
@@ -168,7 +187,7 @@ function mayWrite(object: StoredObject, write: Principals): boolean {
  * A plain error refuses the write with 141, as Parse Server answers a failed trigger; an API
  * error keeps its own code.
  */
-async function beforeHooks(app: WriteTarget, observers: readonly HookObserver[], request: HookRequest): Promise<WritePlan | null> {
+async function beforeHooks(app: WriteTarget, observers: readonly HookObserver[], request: HookRequest): Promise<{ overlay: WritePlan; edits: Record<string, unknown> } | null> {
   const seen = structuredClone(request.object);
   for (const observer of observers) {
     try {
@@ -183,7 +202,7 @@ async function beforeHooks(app: WriteTarget, observers: readonly HookObserver[],
   if (!edits) return null;
   const overlay = planWrite(edits);
   await app.schemas.ensureFields(request.className, overlay.types, { mayCreateClass: false });
-  return overlay;
+  return { overlay, edits };
 }
 
 /**
