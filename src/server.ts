@@ -67,7 +67,7 @@ export async function openBackend(config: Config): Promise<Backend> {
     return PostgresBackend.open(config.databaseUrl, config.databasePoolSize);
   }
   const { SqliteBackend } = await import('./sql/sqlite/backend.ts');
-  return SqliteBackend.open(config.dataDir);
+  return SqliteBackend.open(config.dataDir, { readers: config.sqliteReaders, readTimeoutMs: config.sqliteReadTimeout });
 }
 
 function noSchemaCompiler(): never {
