@@ -74,7 +74,7 @@ export async function openBackend(config: Config): Promise<Backend> {
     return PostgresBackend.open(config.databaseUrl, config.databasePoolSize);
   }
   const { SqliteBackend } = await import('./sql/sqlite/backend.ts');
-  return SqliteBackend.open(config.dataDir);
+  return SqliteBackend.open(config.dataDir, { readers: config.sqliteReaders, readTimeoutMs: config.sqliteReadTimeout });
 }
 
 /** This server's API root as its own cloud code reaches it: over loopback, whatever address it listens on. */

@@ -25,6 +25,13 @@ export interface StatementOptions {
    * `synchronous = NORMAL` already commits so.
    */
   readonly unflushedCommit?: boolean;
+  /**
+   * A read that may take long (a find, a count, an aggregate): outside a transaction, SQLite runs
+   * it on a reader thread with its own connection (sqlite/readers.ts), so it holds up no other
+   * request; it sees every commit made before the call. Inside a transaction, and on PostgreSQL
+   * (where every statement already runs on the server), it changes nothing.
+   */
+  readonly reader?: boolean;
 }
 
 export interface SqlExecutor {

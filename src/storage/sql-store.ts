@@ -18,6 +18,12 @@ const JOIN_TABLE = '_Join';
  * are planned for their values each time (see the PostgreSQL driver).
  */
 const VALUE_PLANNED = { planPerRun: true } as const;
+/**
+ * Reads that may scan: on SQLite they run on a reader thread, beside the main one (StatementOptions.reader);
+ * inside a unit of work they stay on its connection and see its writes.
+ */
+const SCAN = { planPerRun: true, reader: true } as const;
+const SCAN_PLANNED_ONCE = { reader: true } as const;
 
 /** Classes whose INSERT and lookup texts are kept (madeOnce). */
 const CLASS_SQLS_KEPT = 1000;
@@ -133,7 +139,7 @@ export class SqlAppStore implements AppStore {
     const statements = this.findStatements(className, query);
     for (const [i, statement] of statements.entries()) {
       const { sql, params, planOnce } = statement();
-      const rows = await this.query(sql, params, planOnce ? undefined : VALUE_PLANNED);
+      const rows = await this.query(sql, params, planOnce ? SCAN_PLANNED_ONCE : SCAN);
       if (rows.length >= query.limit || i === statements.length - 1) return rows.map((row) => toStoredObject(row));
     }
     return [];
@@ -151,7 +157,7 @@ export class SqlAppStore implements AppStore {
 
   async count(className: string, where: WhereNode, hint?: IndexHint): Promise<number> {
     const { sql, params } = this.countStatement(className, where, hint);
-    const rows = await this.query(sql, params, VALUE_PLANNED);
+    const rows = await this.query(sql, params, SCAN);
     return Number(rows[0]?.n ?? 0);
   }
 
@@ -168,7 +174,7 @@ export class SqlAppStore implements AppStore {
     const { sql, params } = compileAggregate(this.dialect, this.tables, className, plan, maxRows);
     let rows: Row[];
     try {
-      rows = await this.query(sql, params, VALUE_PLANNED);
+      rows = await this.query(sql, params, SCAN);
     } catch (error) {
       throw this.ns.driver.outOfRange(error) ? new NumberOverflow() : error;
     }
@@ -182,7 +188,7 @@ export class SqlAppStore implements AppStore {
 
   async distinct(className: string, query: DistinctQuery, maxRows: number): Promise<unknown[]> {
     const { sql, params } = compileDistinct(this.dialect, this.tables, className, query, maxRows);
-    const rows = await this.query(sql, params, VALUE_PLANNED);
+    const rows = await this.query(sql, params, SCAN);
     // Elements and untyped values are selected as JSON text.
     return rows.map((row) => (query.kind === 'scalar' ? row._v : JSON.parse(String(row._v))));
   }
@@ -200,7 +206,7 @@ export class SqlAppStore implements AppStore {
       const [objects, count] = await Promise.all([this.find(className, query), this.count(className, countWhere, query.hint)]);
       return { objects, count };
     }
-    const rows = await this.query(statement.sql, statement.params, VALUE_PLANNED);
+    const rows = await this.query(statement.sql, statement.params, SCAN);
     if (rows.length === 0) return { objects: [], count: await this.count(className, countWhere, query.hint) };
     return { objects: rows.map((row) => toStoredObject(row)), count: Number(rows[0]!._n) };
   }

@@ -7,6 +7,14 @@ import { applyMigrations } from '../migrations.ts';
 import { APP_MIGRATIONS, SYSTEM_MIGRATIONS } from './migrations.ts';
 import { ident } from '../params.ts';
 import type { SqlExecutor } from '../driver.ts';
+import { ReaderPool } from './readers.ts';
+import { Errors } from '../../errors/index.ts';
+
+/** The reader threads of the app files (readers.ts); none runs every statement on the main thread. */
+export interface SqliteReaders {
+  readonly readers: number;
+  readonly readTimeoutMs: number;
+}
 
 /** The embedded backend: `basalt.db` for the system tables, `apps/<namespace>.db` per app. */
 export class SqliteBackend implements Backend {
@@ -18,13 +26,21 @@ export class SqliteBackend implements Backend {
   private readonly handlers: ((message: Invalidation) => void)[] = [];
   private exclusiveChain: Promise<void> = Promise.resolve();
 
-  private constructor(private readonly dataDir: string) {
+  /** Shared by every app file; the system file's reads are small and stay on the main thread. */
+  private readonly readers: ReaderPool | null;
+
+  private constructor(
+    private readonly dataDir: string,
+    options: SqliteReaders,
+  ) {
     mkdirSync(join(dataDir, 'apps'), { recursive: true });
     this.system = new SqliteDriver(join(dataDir, 'basalt.db'));
+    const ms = options.readTimeoutMs;
+    this.readers = options.readers > 0 ? new ReaderPool(options.readers, { ms, error: () => Errors.timeout(`The query ran for more than ${ms} ms and was stopped.`) }) : null;
   }
 
-  static async open(dataDir: string): Promise<SqliteBackend> {
-    const backend = new SqliteBackend(dataDir);
+  static async open(dataDir: string, options: SqliteReaders = { readers: 0, readTimeoutMs: 30_000 }): Promise<SqliteBackend> {
+    const backend = new SqliteBackend(dataDir, options);
     await backend.system.transaction((tx) => applyMigrations(tx, SYSTEM_MIGRATIONS, ident, ident('_migrations')));
     return backend;
   }
@@ -37,7 +53,7 @@ export class SqliteBackend implements Backend {
     let opened = this.apps.get(namespace);
     if (!opened) {
       opened = (async () => {
-        const driver = new SqliteDriver(this.appFile(namespace));
+        const driver = new SqliteDriver(this.appFile(namespace), this.readers);
         await driver.transaction((tx) => applyMigrations(tx, APP_MIGRATIONS, ident, ident('_MIGRATIONS')));
         return new AppNamespace(driver, null);
       })();
@@ -109,6 +125,7 @@ export class SqliteBackend implements Backend {
   async close(): Promise<void> {
     for (const opened of this.apps.values()) await (await opened).driver.close();
     this.apps.clear();
+    await this.readers?.close();
     await this.system.close();
   }
 }

@@ -1,11 +1,12 @@
 import Database from 'better-sqlite3';
-import type { SqlDriver, SqlExecutor, SqlParam, Row } from '../driver.ts';
+import type { SqlDriver, SqlExecutor, SqlParam, Row, StatementOptions } from '../driver.ts';
 import { sqliteDialect } from './dialect.ts';
 import { LookupBatcher } from '../lookup-batcher.ts';
 import { multiRowInsert } from '../multi-row.ts';
-import { pointInPolygon, textMatch, textWords } from './functions.ts';
+import { registerFunctions } from './functions.ts';
 import { TIMED_REGEXP } from './regex.ts';
-import { runWithin } from './timed.ts';
+import { TIMED_STATEMENT_LIMIT_MS, regexTimedOut, runWithin } from './timed.ts';
+import type { ReadLimit, ReaderPool } from './readers.ts';
 
 const TIMED_CALL = `${TIMED_REGEXP}(`;
 
@@ -30,7 +31,19 @@ export class SqliteDriver implements SqlDriver {
   private readonly lookups = new LookupBatcher((sql, params) => this.all(sql, params));
   private readonly control: { readonly begin: Statement; readonly commit: Statement; readonly rollback: Statement };
 
-  constructor(path: string) {
+  /** The regex limit on a reader thread: the thread is stopped instead of V8's script timeout. */
+  private readonly timedLimit: ReadLimit | undefined;
+
+  /**
+   * `readers`: threads that run the statements marked `reader` outside a transaction (finds,
+   * counts, aggregates) over their own connections to `path`; without them, every statement runs
+   * here on the main thread.
+   */
+  constructor(
+    private readonly path: string,
+    private readonly readers: ReaderPool | null = null,
+  ) {
+    this.timedLimit = readers ? { ms: Math.min(TIMED_STATEMENT_LIMIT_MS, readers.limitMs), error: () => regexTimedOut(Math.min(TIMED_STATEMENT_LIMIT_MS, readers.limitMs)) } : undefined;
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
@@ -40,22 +53,19 @@ export class SqliteDriver implements SqlDriver {
     this.db.pragma('wal_autocheckpoint = 4000');
     // Prepared once: exec() would parse these statements again on every commit.
     this.control = { begin: this.db.prepare('BEGIN IMMEDIATE'), commit: this.db.prepare('COMMIT'), rollback: this.db.prepare('ROLLBACK') };
-    // SQLite has no REGEXP function of its own; the query compiler relies on this one.
-    const regexp = (pattern: unknown, value: unknown) => {
-      if (typeof value !== 'string' || typeof pattern !== 'string') return 0;
-      return cachedRegExp(pattern).test(value) ? 1 : 0;
-    };
-    this.db.function('regexp', { deterministic: true }, regexp);
-    // The same function, for patterns that may backtrack: a statement calling it runs under a time limit (allNow).
-    this.db.function(TIMED_REGEXP, { deterministic: true }, regexp);
-    this.db.function('basalt_point_in_polygon', { deterministic: true }, pointInPolygon);
-    this.db.function('basalt_text_match', { deterministic: true }, textMatch);
-    this.db.function('basalt_text_words', { deterministic: true }, textWords);
+    registerFunctions(this.db);
   }
 
-  async all(sql: string, params: readonly SqlParam[] = []): Promise<Row[]> {
+  async all(sql: string, params: readonly SqlParam[] = [], options?: StatementOptions): Promise<Row[]> {
+    // A reader sees the last commit, never an open transaction's writes: it need not wait for one.
+    if (options?.reader && this.readers) return this.readElsewhere(this.readers, sql, params);
     while (this.lock) await this.lock;
     return this.allNow(sql, params);
+  }
+
+  private async readElsewhere(readers: ReaderPool, sql: string, params: readonly SqlParam[]): Promise<Row[]> {
+    const { columns, rows } = await readers.read(this.path, sql, params.map(toSqlite), sql.includes(TIMED_CALL) ? this.timedLimit : undefined);
+    return objectsOf(columns, rows, true);
   }
 
   /**
@@ -199,6 +209,7 @@ export class SqliteDriver implements SqlDriver {
   }
 
   async close(): Promise<void> {
+    this.readers?.forget(this.path);
     while (this.lock) await this.lock;
     if (this.pending.length > 0) this.flush();
     this.db.close();
@@ -274,13 +285,20 @@ function rawRows(statement: Statement): void {
 }
 
 function rowsOf(statement: Statement, raw: unknown[][]): Row[] {
-  const names = columnNames.get(statement)!;
+  return objectsOf(columnNames.get(statement)!, raw, false);
+}
+
+/** `cloned`: the rows crossed from a reader thread, where a blob arrives as a plain Uint8Array. */
+function objectsOf(names: readonly string[], raw: unknown[][], cloned: boolean): Row[] {
   const rows: Row[] = new Array(raw.length);
   for (let r = 0; r < raw.length; r++) {
     const values = raw[r]!;
     const row: Row = {};
     // As better-sqlite3's own objects: a later column of the same name wins.
-    for (let i = 0; i < names.length; i++) row[names[i]!] = values[i];
+    for (let i = 0; i < names.length; i++) {
+      const value = values[i];
+      row[names[i]!] = cloned && value instanceof Uint8Array ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value;
+    }
     rows[r] = row;
   }
   return rows;
@@ -323,16 +341,3 @@ function toSqlite(value: SqlParam): unknown {
 }
 
 const PUBLIC_PERMS = JSON.stringify(['*']);
-
-const regexps = new Map<string, RegExp>();
-function cachedRegExp(source: string): RegExp {
-  let re = regexps.get(source);
-  if (!re) {
-    // The compiler passes flags as a leading "(?flags)" group, which JavaScript does not read.
-    const match = /^\(\?([ims]+)\)/.exec(source);
-    re = match ? new RegExp(source.slice(match[0].length), match[1]) : new RegExp(source);
-    if (regexps.size > 500) regexps.clear();
-    regexps.set(source, re);
-  }
-  return re;
-}

@@ -1,4 +1,6 @@
+import type Database from 'better-sqlite3';
 import { words } from '../../query/words.ts';
+import { TIMED_REGEXP } from './regex.ts';
 
 /**
  * SQL functions SQLite lacks and PostgreSQL has built in; the SQLite driver registers them. They
@@ -40,4 +42,36 @@ export function textMatch(text: unknown, terms: unknown): number {
  */
 export function textWords(text: unknown): string {
   return typeof text === 'string' ? [...new Set(words(text))].join(' ') : '';
+}
+
+/**
+ * Registers every function above on a connection: the main one (driver.ts) and each reader's
+ * (reader-worker.ts), so a statement means the same wherever it runs.
+ */
+export function registerFunctions(db: Database.Database): void {
+  // SQLite has no REGEXP function of its own; the query compiler relies on this one.
+  db.function('regexp', { deterministic: true }, regexp);
+  // The same function, for patterns that may backtrack: a statement calling it runs under a time limit (driver.ts).
+  db.function(TIMED_REGEXP, { deterministic: true }, regexp);
+  db.function('basalt_point_in_polygon', { deterministic: true }, pointInPolygon);
+  db.function('basalt_text_match', { deterministic: true }, textMatch);
+  db.function('basalt_text_words', { deterministic: true }, textWords);
+}
+
+function regexp(pattern: unknown, value: unknown): number {
+  if (typeof value !== 'string' || typeof pattern !== 'string') return 0;
+  return cachedRegExp(pattern).test(value) ? 1 : 0;
+}
+
+const regexps = new Map<string, RegExp>();
+function cachedRegExp(source: string): RegExp {
+  let re = regexps.get(source);
+  if (!re) {
+    // The compiler passes flags as a leading "(?flags)" group, which JavaScript does not read.
+    const match = /^\(\?([ims]+)\)/.exec(source);
+    re = match ? new RegExp(source.slice(match[0].length), match[1]) : new RegExp(source);
+    if (regexps.size > 500) regexps.clear();
+    regexps.set(source, re);
+  }
+  return re;
 }

@@ -22,10 +22,15 @@ export function runWithin<T>(run: () => T, limitMs = TIMED_STATEMENT_LIMIT_MS): 
     return script.runInContext(context, { timeout: limitMs }) as T;
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
-      throw Errors.requestLimitExceeded(`The regular expression ran for more than ${limitMs} ms and was stopped; back-references, lookaround and counted repetitions can make a pattern backtrack without end.`);
+      throw regexTimedOut(limitMs);
     }
     throw error;
   } finally {
     context.run = null;
   }
+}
+
+/** A statement with a pattern that may backtrack ran past its limit (here, or on a reader thread). */
+export function regexTimedOut(limitMs: number): Error {
+  return Errors.requestLimitExceeded(`The regular expression ran for more than ${limitMs} ms and was stopped; back-references, lookaround and counted repetitions can make a pattern backtrack without end.`);
 }
