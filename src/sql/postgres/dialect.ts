@@ -37,6 +37,9 @@ export class PostgresCompiler extends SqlCompiler implements AggregateDialect, I
     return typeof plan === 'string' ? JSON.parse(plan) : plan;
   }
 
+  override unlimitedStatementsSql(): string {
+    return 'SET LOCAL statement_timeout = 0';
+  }
   override transactionLockSql(): string {
     return 'SELECT pg_advisory_xact_lock(hashtext($1))';
   }
