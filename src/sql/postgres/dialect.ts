@@ -8,7 +8,7 @@ import { toAre, wordPattern } from './regex.ts';
 import { indexedWord, wordsFunctionBody } from './words.ts';
 import type { OutputType } from '../../query/aggregate/ast.ts';
 import type { AggregateDialect } from '../aggregate-dialect.ts';
-import type { InPlaceDialect } from '../in-place.ts';
+import type { InPlaceDialect } from '../in-place-dialect.ts';
 
 /** Inner-query results up to this size are compared as an array (see `inSelected`). */
 const ARRAY_MATCH_LIMIT = 100;

@@ -5,7 +5,7 @@ import type { Row, SqlParam } from '../params.ts';
 import { mayBacktrack, sqliteRegex, TIMED_REGEXP } from './regex.ts';
 import type { OutputType } from '../../query/aggregate/ast.ts';
 import type { AggregateDialect } from '../aggregate-dialect.ts';
-import type { InPlaceDialect } from '../in-place.ts';
+import type { InPlaceDialect } from '../in-place-dialect.ts';
 
 /**
  * The JSON path of a field, as an SQL expression. A segment of digits below the top level indexes
