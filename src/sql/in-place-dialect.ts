@@ -10,6 +10,10 @@ export interface InPlaceDialect {
   docWithoutFields(doc: string, fields: readonly string[], add: (value: readonly string[]) => string): string;
   /** `doc` with `field` set to the old number (0 when missing or null) plus `amount`, computed in doubles as JavaScript does. */
   docIncremented(doc: string, field: string, amount: string): string;
+  /** `doc` with the values appended to the old array `field` (an empty one when missing or null). */
+  docAppended(doc: string, field: string, values: readonly string[], add: (value: string) => string): string;
+  /** True when the old document's `field` is missing, null or an array. */
+  fieldIsArrayOrAbsent(field: string): string;
   /** True when the old document's `field` is missing, null or a number. */
   fieldIsNumberOrAbsent(field: string): string;
   /** The byte length of the old document's JSON text, never less than JSON.stringify's. */

@@ -70,7 +70,7 @@ const T0 = '2025-01-01T00:00:00.000Z';
 const T1 = '2025-01-02T00:00:00.000Z';
 
 function change(parts: Partial<InPlaceChange>): InPlaceChange {
-  return { updatedAt: T1, set: new Map(), remove: [], increment: new Map(), growth: 64, sizeLimit: 128 * 1024, ...parts };
+  return { updatedAt: T1, set: new Map(), remove: [], increment: new Map(), append: new Map(), growth: 64, sizeLimit: 128 * 1024, ...parts };
 }
 
 for (const backend of BACKENDS) {
@@ -98,7 +98,7 @@ for (const backend of BACKENDS) {
       return object;
     }
 
-    it('sets, removes and increments in one statement, no transaction, and stores what the path that reads the row stores', async () => {
+    it('sets, removes, increments and appends in one statement, no transaction, and stores what the path that reads the row stores', async () => {
       const data = { score: 5, ratio: 0.2, gone: 'x', kept: [1, { a: 'é' }], nothing: null };
       const fast = await insert(data);
       const slow = await insert(data);
@@ -108,11 +108,12 @@ for (const backend of BACKENDS) {
         set: new Map(Object.entries(edit).map(([key, value]) => [key, JSON.stringify(value)])),
         remove: ['gone', 'absent'],
         increment: new Map([['score', 1], ['ratio', 0.1], ['nothing', 2], ['fresh', 1.5]]),
+        append: new Map([['kept', ['true', '[2]']], ['list', ['"a"']]]),
       }));
       assert.deepEqual({ statements: opened.driver.counted.statements - before.statements, transactions: opened.driver.counted.transactions - before.transactions }, { statements: 1, transactions: 0 });
-      assert.deepEqual(results, { score: 6, ratio: 0.2 + 0.1, nothing: 2, fresh: 1.5 });
+      assert.deepEqual(results, { score: 6, ratio: 0.2 + 0.1, nothing: 2, fresh: 1.5, kept: [1, { a: 'é' }, true, [2]], list: ['a'] });
       await store.update('Item', slow, null, (current) => {
-        const next: Record<string, unknown> = { ...current.data, ...edit, score: 6, ratio: 0.2 + 0.1, nothing: 2, fresh: 1.5 };
+        const next: Record<string, unknown> = { ...current.data, ...edit, score: 6, ratio: 0.2 + 0.1, nothing: 2, fresh: 1.5, kept: [1, { a: 'é' }, true, [2]], list: ['a'] };
         delete next.gone;
         return { object: { ...current, updatedAt: T1, data: next }, relations: [] };
       });
@@ -129,6 +130,7 @@ for (const backend of BACKENDS) {
       assert.equal(await store.updateInPlace('Item', mine, ['u2', '*'], increment), null);
       assert.deepEqual(await store.updateInPlace('Item', mine, ['u1'], increment), { score: 2 });
       assert.equal(await store.updateInPlace('Item', mine, null, change({ increment: new Map([['label', 1]]) })), null);
+      assert.equal(await store.updateInPlace('Item', mine, null, change({ append: new Map([['label', ['1']]]) })), null);
       const size = JSON.stringify({ score: 2, label: 'a' }).length;
       assert.equal(await store.updateInPlace('Item', mine, null, change({ ...increment, growth: 10, sizeLimit: size + 9 })), null);
       assert.deepEqual((await stored(mine)).data, { score: 2, label: 'a' });

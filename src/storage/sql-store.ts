@@ -11,7 +11,7 @@ import { SqlSchemaStore } from './sql-schema-store.ts';
 import { SqlEventStore } from './sql-events.ts';
 import { StoredRow } from './stored-row.ts';
 import { documentJson } from '../encoding/document-json.ts';
-import type { InPlaceChange } from '../query/in-place.ts';
+import { returnedFields, type InPlaceChange } from '../query/in-place.ts';
 import { compileInPlaceUpdate } from '../sql/in-place.ts';
 
 const JOIN_TABLE = '_Join';
@@ -277,7 +277,7 @@ export class SqlAppStore implements AppStore {
     if (!row) return null;
     const results: Record<string, unknown> = {};
     let i = 0;
-    for (const field of change.increment.keys()) results[field] = JSON.parse(String(row[`r${i++}`]));
+    for (const field of returnedFields(change)) results[field] = JSON.parse(String(row[`r${i++}`]));
     return results;
   }
 

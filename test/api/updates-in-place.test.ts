@@ -86,6 +86,19 @@ eachBackend('updates in one statement', (target) => {
     );
   });
 
+  it('appends with Add, to a missing, null or existing array, answering the whole array', async () => {
+    const stored = await twins(
+      { tags: ['a', 1], nothing: null },
+      { tags: { __op: 'Add', objects: ['a', { n: [true] }, null] }, nothing: { __op: 'Add', objects: [2] }, fresh: { __op: 'Add', objects: [[1, 2]] } },
+      { status: 200, tags: ['a', 1, 'a', { n: [true] }, null], nothing: [2], fresh: [[1, 2]] },
+    );
+    assert.deepEqual(stored.tags, ['a', 1, 'a', { n: [true] }, null]);
+    const cls = unique('NotArray');
+    const id = await create(cls, { label: 'x' });
+    const response = await app.put(`/1/classes/${cls}/${id}`, { label: { __op: 'Add', objects: [1] } });
+    assert.deepEqual(answer(response), { status: 400, code: 111 }, response.text);
+  });
+
   it('increments a null field from zero and whole sums stay whole numbers', async () => {
     const stored = await twins({ n: null, big: 9007199254740000, neg: -3.5 }, { n: { __op: 'Increment', amount: 3 }, big: { __op: 'Increment', amount: 1 }, neg: { __op: 'Increment', amount: 3.5 } }, { status: 200, n: 3, big: 9007199254740001, neg: 0 });
     assert.equal(stored.neg, 0);

@@ -10,8 +10,9 @@ const LARGEST_AMOUNT = 1e300;
 
 /**
  * The plan as an update the database makes in one statement without the row being read first,
- * or null where the row is needed: an ACL change, relations, dotted keys into an Object, array
- * operators (their equality of values is JavaScript's, write-plan.ts), or nothing to change.
+ * or null where the row is needed: an ACL change, relations, dotted keys into an Object,
+ * AddUnique and Remove (their equality of values is JavaScript's, encoding/ops.ts `valueKey`), or
+ * nothing to change.
  * The JSON of set values is JSON.stringify's, the text the path that reads the row would store.
  */
 export function inPlaceChange(plan: WritePlan, updatedAt: string, sizeLimit: number): InPlaceChange | null {
@@ -19,6 +20,7 @@ export function inPlaceChange(plan: WritePlan, updatedAt: string, sizeLimit: num
   const set = new Map<string, string>();
   const remove: string[] = [];
   const increment = new Map<string, number>();
+  const append = new Map<string, readonly string[]>();
   // Bytes the document's JSON may grow by: each field written as `"name":value,` in full.
   let growth = 0;
   for (const [field, op] of plan.ops) {
@@ -40,9 +42,17 @@ export function inPlaceChange(plan: WritePlan, updatedAt: string, sizeLimit: num
         increment.set(field, op.amount);
         growth += key + LONGEST_NUMBER;
         break;
+      case 'add': {
+        // Nothing to add still answers the array: left to the other path, as rare as it is.
+        if (op.objects.length === 0 || op.objects.some((value) => value === undefined)) return null;
+        const values = op.objects.map((value) => JSON.stringify(value));
+        append.set(field, values);
+        growth += key + Buffer.byteLength(`[${values.join(',')}]`);
+        break;
+      }
       default:
         return null;
     }
   }
-  return { updatedAt, set, remove, increment, growth, sizeLimit };
+  return { updatedAt, set, remove, increment, append, growth, sizeLimit };
 }

@@ -259,6 +259,13 @@ export class PostgresCompiler extends SqlCompiler implements AggregateDialect, I
     // to_jsonb writes a float8 as its shortest exact text, the digits JSON.stringify writes.
     return `jsonb_set(${doc}, '{${safeKey(field)}}', to_jsonb(coalesce(("data"->>'${safeKey(field)}')::float8, 0) + ${amount}::float8))`;
   }
+  docAppended(doc: string, field: string, values: readonly string[], add: (value: string) => string): string {
+    const old = `"data"->'${safeKey(field)}'`;
+    return `jsonb_set(${doc}, '{${safeKey(field)}}', (CASE WHEN jsonb_typeof(${old}) = 'array' THEN ${old} ELSE '[]'::jsonb END) || ${add(`[${values.join(',')}]`)}::jsonb)`;
+  }
+  fieldIsArrayOrAbsent(field: string): string {
+    return `coalesce(jsonb_typeof("data"->'${safeKey(field)}') IN ('array', 'null'), true)`;
+  }
   fieldIsNumberOrAbsent(field: string): string {
     // A number past 1e300 is left to the path that reads the row (which lets a sum overflow as
     // JavaScript does): here it would fail the statement. CASE keeps the cast from text away

@@ -205,6 +205,15 @@ export class SqliteCompiler extends SqlCompiler implements AggregateDialect, InP
     const sum = `SELECT coalesce("data"->>'$.${safeKey(field)}', 0) + ${amount} AS "s"`;
     return `jsonb_set(${doc}, '$.${safeKey(field)}', (SELECT CASE WHEN abs("s") < 9007199254740992 AND "s" = CAST("s" AS INTEGER) THEN CAST("s" AS INTEGER) ELSE "s" END FROM (${sum})))`;
   }
+  docAppended(doc: string, field: string, values: readonly string[], add: (value: string) => string): string {
+    const path = `'$.${safeKey(field)}'`;
+    const start = `jsonb_set(${doc}, ${path}, CASE WHEN json_type("data", ${path}) = 'array' THEN "data"->${path} ELSE jsonb('[]') END)`;
+    // `[#]` is the place after an array's last element.
+    return `jsonb_insert(${start}, ${values.map((value) => `'$.${safeKey(field)}[#]', jsonb(${add(value)})`).join(', ')})`;
+  }
+  fieldIsArrayOrAbsent(field: string): string {
+    return `coalesce(json_type("data", '$.${safeKey(field)}') IN ('array', 'null'), 1)`;
+  }
   fieldIsNumberOrAbsent(field: string): string {
     // Past 1e300 a sum could reach infinity, which SQLite writes as 9.0e+999 and JavaScript as
     // null: such a number is left to the path that reads the row.
