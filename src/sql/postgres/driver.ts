@@ -266,6 +266,8 @@ export class PostgresDriver implements SqlDriver {
   async withSessionLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
+      // Waiting for the lock is no statement to cut short (several processes starting at once).
+      if (this.statementTimeout > 0) await client.query('SET statement_timeout = 0');
       await client.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
       try {
         return await fn();
@@ -273,7 +275,9 @@ export class PostgresDriver implements SqlDriver {
         await client.query('SELECT pg_advisory_unlock(hashtext($1))', [key]);
       }
     } finally {
-      client.release();
+      // Back to the pool's limit; a connection that cannot take it is not given back.
+      const restored = this.statementTimeout > 0 ? await client.query(`SET statement_timeout = ${Math.floor(this.statementTimeout)}`).then(() => true, () => false) : true;
+      client.release(!restored);
     }
   }
 

@@ -56,6 +56,21 @@ describe('PostgreSQL statement time limit', () => {
     assert.deepEqual(await driver.all(`SELECT current_setting('statement_timeout') AS "limit"`), [{ limit: '200ms' }]);
   });
 
+  it('waits for a session lock longer than the limit, and gives the connection back with it', async () => {
+    const key = `statement-timeout-test-${process.pid}`;
+    let acquired!: () => void;
+    const isHeld = new Promise<void>((resolve) => (acquired = resolve));
+    // Another process's hold, over twice the limit: the wait for it is no statement to cancel.
+    const holding = unlimited.withSessionLock(key, async () => {
+      acquired();
+      await new Promise((resolve) => setTimeout(resolve, 600));
+    });
+    await isHeld;
+    assert.equal(await driver.withSessionLock(key, () => Promise.resolve('held')), 'held');
+    await holding;
+    assert.deepEqual(await driver.all(`SELECT current_setting('statement_timeout') AS "limit"`), [{ limit: '200ms' }]);
+  });
+
   it('sets no limit with 0', async () => {
     assert.deepEqual(await unlimited.all(`SELECT current_setting('statement_timeout') AS "limit"`), [{ limit: '0' }]);
   });
