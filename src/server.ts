@@ -71,7 +71,7 @@ export interface BasaltServer {
 export async function openBackend(config: Config): Promise<Backend> {
   if (config.databaseUrl) {
     const { PostgresBackend } = await import('./sql/postgres/backend.ts');
-    return PostgresBackend.open(config.databaseUrl, config.databasePoolSize);
+    return PostgresBackend.open(config.databaseUrl, config.databasePoolSize, config.statementTimeout);
   }
   const { SqliteBackend } = await import('./sql/sqlite/backend.ts');
   return SqliteBackend.open(config.dataDir, { readers: config.sqliteReaders, readTimeoutMs: config.sqliteReadTimeout });

@@ -8,7 +8,8 @@ import type { StoredObject } from '../storage/port.ts';
 import { applyPlan, planWrite, type AppliedPlan, type WritePlan } from './write-plan.ts';
 import { ok, principals, type RequestContext, type Result } from './context.ts';
 import { objectUrl } from './render.ts';
-import { callerOf, writeCreate, writeDelete, writeUpdate } from './write/pipeline.ts';
+import { callerOf, writeCreate, writeDelete, writeInPlace, writeUpdate } from './write/pipeline.ts';
+import { inPlaceChange } from './write/in-place.ts';
 import { NO_SHAPE, shapeResults, type Shape } from './shape.ts';
 import { assertGenericClass } from './class-access.ts';
 import { encodeObject, JsonText, sendableAsStored } from './encoded.ts';
@@ -101,6 +102,14 @@ export async function modifyObject(ctx: RequestContext, className: string, objec
   let applied: AppliedPlan | null = null;
   let edits: Readonly<Record<string, unknown>> | null = null;
   const updatedAt = new Date().toISOString();
+  // One statement where the row need not be read: no guard, no class-level user fields to check
+  // on it. A change it does not make (missing, not writable, a type or size to check) is made,
+  // or refused, by the path below, which answers as it always has.
+  const inPlace = guard || grant.userFields ? null : inPlaceChange(plan, updatedAt, ctx.limits.objectSize);
+  if (inPlace) {
+    const results = await writeInPlace(ctx.app, { className, objectId, write: principals(ctx), change: inPlace });
+    if (results) return ok({ updatedAt, ...results });
+  }
   const updated = await writeUpdate(ctx.app, callerOf(ctx), {
     className,
     objectId,

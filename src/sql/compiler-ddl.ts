@@ -11,6 +11,13 @@ export abstract class DdlCompiler extends CompilerBase {
    * A statement taking a lock, keyed by its one parameter, held until the transaction ends; null
    * where transactions already exclude each other (SQLite's BEGIN IMMEDIATE).
    */
+  /**
+   * Lifts the statement time limit for the rest of a transaction (schema changes: a CREATE INDEX
+   * on a big table or a wait for a table lock may rightly run long); null where there is none.
+   */
+  unlimitedStatementsSql(): string | null {
+    return null;
+  }
   transactionLockSql(): string | null {
     return null;
   }

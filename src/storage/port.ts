@@ -1,4 +1,5 @@
 import type { FindQuery, IndexHint, WhereNode } from '../query/ast.ts';
+import type { InPlaceChange } from '../query/in-place.ts';
 import type { AggregatePlan, DistinctQuery } from '../query/aggregate/ast.ts';
 import type { SchemaStore } from '../schema/store.ts';
 import type { SharedSlots, SqlExecutor } from '../sql/driver.ts';
@@ -69,6 +70,13 @@ export interface AppStore {
   distinct(className: string, query: DistinctQuery, maxRows: number): Promise<unknown[]>;
   /** Reads the object under a write lock, lets `mutate` compute the new state, stores it. */
   update(className: string, objectId: string, write: Principals, mutate: (current: StoredObject) => ObjectWrite): Promise<StoredObject | null>;
+  /**
+   * The change made by one statement, the row unread (query/in-place.ts): the incremented fields'
+   * new values by field, or null when no row was changed (missing, not writable by these
+   * principals, an increment of a non-number, near the size limit), which the caller answers by
+   * the path that reads the row.
+   */
+  updateInPlace(className: string, objectId: string, write: Principals, change: InPlaceChange): Promise<Record<string, unknown> | null>;
   /** Deletes the object if these principals may write it and it matches `where` (when given). */
   delete(className: string, objectId: string, write: Principals, where?: WhereNode): Promise<boolean>;
   /** Whether the object exists and these principals may write it. */

@@ -151,6 +151,8 @@ export class SqlSchemaStore implements SchemaStore {
     const d = this.dialect;
     // The row lock cannot cover a class without a row yet: two servers creating the same class at
     // once must not both run CREATE TABLE.
+    const unlimited = d.unlimitedStatementsSql();
+    if (unlimited) await tx.run(unlimited);
     const lock = d.transactionLockSql();
     if (lock) await tx.run(lock, [`${this.ns.schema}.${className}`]);
     const rows = await tx.all(`SELECT "schema" FROM ${this.ns.table(SCHEMA_TABLE)} WHERE "className" = ${d.placeholder(1)}${d.lockClause}`, [className]);

@@ -2,6 +2,7 @@ import { Errors, isApiError } from '../../errors/index.ts';
 import type { Acl } from '../../encoding/acl.ts';
 import type { SchemaService } from '../../schema/service.ts';
 import type { WhereNode } from '../../query/ast.ts';
+import type { InPlaceChange } from '../../query/in-place.ts';
 import type { AppStore, ObjectWrite, Principals, StoredObject } from '../../storage/port.ts';
 import { applyPlan, planWrite, type WritePlan } from '../write-plan.ts';
 import type { RequestContext } from '../context.ts';
@@ -147,6 +148,25 @@ export async function writeUpdate(app: WriteTarget, caller: Caller, planned: Pla
   if (updated && edits) planned.edited?.(edits);
   if (updated && after.length > 0) await afterHooks(app, after, requestOf(app, 'afterSave', className, caller, updated, original, context));
   return updated;
+}
+
+/**
+ * Steps 5–7 as one statement, where nothing observes the class (no before-hook needs the row,
+ * no after-hook or queued work the object written): the incremented fields' new values, or
+ * null when the change was not made, for the caller to take writeUpdate instead. Relations,
+ * steps and hooks have no place here; query/in-place.ts says what the change may hold.
+ */
+export async function writeInPlace(app: WriteTarget, planned: InPlaceUpdate): Promise<Record<string, unknown> | null> {
+  const { className } = planned;
+  if (app.hooks.observersOf('beforeSave', className).length > 0 || app.hooks.observersOf('afterSave', className).length > 0 || app.hooks.queuedOf('afterSave', className).length > 0) return null;
+  return app.store.updateInPlace(className, planned.objectId, planned.write, planned.change);
+}
+
+export interface InPlaceUpdate {
+  readonly className: string;
+  readonly objectId: string;
+  readonly write: Principals;
+  readonly change: InPlaceChange;
 }
 
 /** Deletes an object (its relation rows with it); false when it is missing or not the caller's to delete. */

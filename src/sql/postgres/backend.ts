@@ -22,9 +22,12 @@ export class PostgresBackend implements Backend {
 
   private constructor(readonly system: PostgresDriver) {}
 
-  static async open(url: string, poolSize: number): Promise<PostgresBackend> {
-    const backend = new PostgresBackend(new PostgresDriver(url, poolSize));
+  /** `statementTimeout`: ms a statement of the pools may run (PostgresDriver); 0 for no limit. */
+  static async open(url: string, poolSize: number, statementTimeout = 0): Promise<PostgresBackend> {
+    const backend = new PostgresBackend(new PostgresDriver(url, poolSize, statementTimeout));
     await backend.system.transaction(async (tx) => {
+      // Migrations may rewrite big tables: no time limit.
+      await tx.run(tx.dialect.unlimitedStatementsSql()!);
       await tx.run(`SELECT pg_advisory_xact_lock(hashtext('basalt:migrations'))`);
       await tx.run(`CREATE SCHEMA IF NOT EXISTS ${ident(SYSTEM_SCHEMA)}`);
       await applyMigrations(tx, SYSTEM_MIGRATIONS, (name) => backend.systemTable(name), backend.systemTable('_migrations'));
@@ -54,6 +57,7 @@ export class PostgresBackend implements Backend {
       opened = (async () => {
         const ns = new AppNamespace(this.system, `app_${namespace}`);
         await this.system.transaction(async (tx) => {
+          await tx.run(tx.dialect.unlimitedStatementsSql()!);
           await tx.run(`SELECT pg_advisory_xact_lock(hashtext(${tx.dialect.placeholder(1)}))`, [`basalt:app:${namespace}`]);
           await tx.run(`CREATE SCHEMA IF NOT EXISTS ${ident(ns.schema!)}`);
           await applyMigrations(tx, APP_MIGRATIONS, (name) => ns.table(name), ns.table('_MIGRATIONS'));

@@ -1,4 +1,4 @@
-import type { Pool, PoolClient, QueryConfig } from 'pg';
+import type { ClientBase, Pool, PoolClient, QueryConfig } from 'pg';
 import type { PoolUse } from '../backend.ts';
 import { pg } from './pg-module.ts';
 import type { SqlDriver, SqlExecutor, SqlParam, Row, StatementOptions } from '../driver.ts';
@@ -8,6 +8,7 @@ import { multiRowInsert } from '../multi-row.ts';
 import { TurnQueue } from '../turn-queue.ts';
 import { OneAtATime } from './one-at-a-time.ts';
 import { PostgresSharedSlots } from './shared-slots.ts';
+import { Errors } from '../../errors/index.ts';
 
 // int8 (counts) and numeric come back as JS numbers rather than strings.
 pg.types.setTypeParser(20, (value) => Number(value));
@@ -48,16 +49,30 @@ export class PostgresDriver implements SqlDriver {
   private readonly multiRowStatements = new Map<string, { readonly name: string; readonly text: string }[]>();
   private multiRowNames = 0;
   private readonly inserts = new TurnQueue<string, PendingInsert>((sql, rows) => this.insertAll(sql, rows));
-  private readonly lookups = new LookupBatcher(async (sql, params) => (await this.pool.query<Row>(this.statement(sql, params))).rows);
+  private readonly lookups = new LookupBatcher(async (sql, params) => (await this.pool.query<Row>(this.statement(sql, params)).catch(this.cancelled)).rows);
   readonly sharedSlots: PostgresSharedSlots;
 
-  constructor(private readonly url: string, poolSize: number) {
+  /**
+   * `statementTimeout`: milliseconds any statement of the pools may run before PostgreSQL cancels
+   * it (`statement_timeout`, set on each connection as it opens); 0 for no limit. A cancelled
+   * statement answers 124; the connection stays open and usable. The LISTEN connection and the
+   * shared-slot connection are opened apart and have no limit; schema changes and migrations lift
+   * it for their own transaction (`SqlCompiler.unlimitedStatementsSql`).
+   */
+  constructor(private readonly url: string, poolSize: number, private readonly statementTimeout = 0) {
     // Connections are kept, not closed after idling: the idle timer the pool would arm and clear
     // around every query was a visible share of a primary-key read.
     // The two pools share the pool size (each has at least one connection).
     const planned = Math.max(1, Math.floor(poolSize / 2));
     this.sharedSlots = new PostgresSharedSlots(url);
-    this.pool = new pg.Pool({ connectionString: url, max: Math.max(1, poolSize - planned), options: CONNECTION_OPTIONS, idleTimeoutMillis: 0 });
+    const limit = statementTimeout > 0 ? `SET statement_timeout = ${Math.floor(statementTimeout)}` : null;
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max: Math.max(1, poolSize - planned),
+      options: CONNECTION_OPTIONS,
+      idleTimeoutMillis: 0,
+      ...(limit ? { onConnect: async (client: ClientBase) => void (await client.query(limit)) } : {}),
+    });
     // Set on connecting rather than through `options`, which a database URL may replace: on these
     // connections a named statement must never switch to a generic plan. `onConnect` runs before
     // the pool hands the connection out, so the SET is never queued behind on a busy client.
@@ -68,6 +83,7 @@ export class PostgresDriver implements SqlDriver {
       idleTimeoutMillis: 0,
       onConnect: async (client) => {
         await client.query('SET plan_cache_mode = force_custom_plan').catch(() => {});
+        if (limit) await client.query(limit);
       },
     });
     // An idle client that loses its connection must not crash the process; the pool replaces it.
@@ -78,13 +94,21 @@ export class PostgresDriver implements SqlDriver {
   async all(sql: string, params: readonly SqlParam[] = [], options?: StatementOptions): Promise<Row[]> {
     if (options?.unflushedCommit) return (await this.unflushed(sql, params)).rows;
     const pool = options?.planPerRun ? this.planned : this.pool;
-    return (await pool.query<Row>(this.statement(sql, params))).rows;
+    return (await pool.query<Row>(this.statement(sql, params)).catch(this.cancelled)).rows;
   }
 
   async run(sql: string, params: readonly SqlParam[] = [], options?: StatementOptions): Promise<number> {
     if (options?.unflushedCommit) return (await this.unflushed(sql, params)).rowCount ?? 0;
-    return (await this.pool.query(this.statement(sql, params))).rowCount ?? 0;
+    return (await this.pool.query(this.statement(sql, params)).catch(this.cancelled)).rowCount ?? 0;
   }
+
+  /** A statement PostgreSQL cancelled (57014, query_canceled: past `statement_timeout`) answers 124. */
+  private readonly cancelled = (error: unknown): never => {
+    if ((error as { code?: unknown }).code === '57014') {
+      throw Errors.timeout(`A database statement ran past the limit of ${this.statementTimeout} ms (--statement-timeout) and was cancelled.`);
+    }
+    throw error;
+  };
 
   /**
    * Waiting for the log flush of each commit cost 4 ms a statement on the test machine's disk,
@@ -147,8 +171,8 @@ export class PostgresDriver implements SqlDriver {
       const line = new OneAtATime();
       return fn({
         dialect: this.dialect,
-        all: (sql, params = [], options) => line.run(async () => (await client.query<Row>(this.statement(sql, params, options))).rows),
-        run: (sql, params = []) => line.run(async () => (await client.query(this.statement(sql, params))).rowCount ?? 0),
+        all: (sql, params = [], options) => line.run(async () => (await client.query<Row>(this.statement(sql, params, options)).catch(this.cancelled)).rows),
+        run: (sql, params = []) => line.run(async () => (await client.query(this.statement(sql, params)).catch(this.cancelled)).rowCount ?? 0),
       });
     });
   }
@@ -242,6 +266,8 @@ export class PostgresDriver implements SqlDriver {
   async withSessionLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
+      // Waiting for the lock is no statement to cut short (several processes starting at once).
+      if (this.statementTimeout > 0) await client.query('SET statement_timeout = 0');
       await client.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
       try {
         return await fn();
@@ -249,7 +275,9 @@ export class PostgresDriver implements SqlDriver {
         await client.query('SELECT pg_advisory_unlock(hashtext($1))', [key]);
       }
     } finally {
-      client.release();
+      // Back to the pool's limit; a connection that cannot take it is not given back.
+      const restored = this.statementTimeout > 0 ? await client.query(`SET statement_timeout = ${Math.floor(this.statementTimeout)}`).then(() => true, () => false) : true;
+      client.release(!restored);
     }
   }
 

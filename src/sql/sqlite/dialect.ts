@@ -5,6 +5,7 @@ import type { Row, SqlParam } from '../params.ts';
 import { mayBacktrack, sqliteRegex, TIMED_REGEXP } from './regex.ts';
 import type { OutputType } from '../../query/aggregate/ast.ts';
 import type { AggregateDialect } from '../aggregate-dialect.ts';
+import type { InPlaceDialect } from '../in-place-dialect.ts';
 
 /**
  * The JSON path of a field, as an SQL expression. A segment of digits below the top level indexes
@@ -43,7 +44,7 @@ function textTable(index: TextIndexRef): string {
   return `${schemaIndexName(index.className, index.name)}:words`;
 }
 
-export class SqliteCompiler extends SqlCompiler implements AggregateDialect {
+export class SqliteCompiler extends SqlCompiler implements AggregateDialect, InPlaceDialect {
   readonly name = 'sqlite' as const;
   override readonly supportsReturning = true;
 
@@ -189,6 +190,45 @@ export class SqliteCompiler extends SqlCompiler implements AggregateDialect {
   }
   jsonParam(placeholder: string): string {
     return `jsonb(${placeholder})`;
+  }
+  docWithFields(doc: string, fields: readonly string[], _jsonObject: string, values: readonly string[], add: (value: string) => string): string {
+    return `jsonb_set(${doc}, ${fields.map((field, i) => `'$.${safeKey(field)}', jsonb(${add(values[i]!)})`).join(', ')})`;
+  }
+  docWithoutFields(doc: string, fields: readonly string[]): string {
+    return `jsonb_remove(${doc}, ${fields.map((field) => `'$.${safeKey(field)}'`).join(', ')})`;
+  }
+  docIncremented(doc: string, field: string, amount: string): string {
+    // better-sqlite3 binds every number as a REAL, and SQLite writes a REAL into JSON as "6.0":
+    // a whole result within the doubles' exact integers is stored as an INTEGER, as "6", the
+    // text JSON.stringify writes (past 2^53 the value is the same, its spelling may differ).
+    // The sum is named in a sub-select: a "?" is bound once per place it appears.
+    const sum = `SELECT coalesce("data"->>'$.${safeKey(field)}', 0) + ${amount} AS "s"`;
+    return `jsonb_set(${doc}, '$.${safeKey(field)}', (SELECT CASE WHEN abs("s") < 9007199254740992 AND "s" = CAST("s" AS INTEGER) THEN CAST("s" AS INTEGER) ELSE "s" END FROM (${sum})))`;
+  }
+  docAppended(doc: string, field: string, values: readonly string[], add: (value: string) => string): string {
+    const path = `'$.${safeKey(field)}'`;
+    const start = `jsonb_set(${doc}, ${path}, CASE WHEN json_type("data", ${path}) = 'array' THEN "data"->${path} ELSE jsonb('[]') END)`;
+    // `[#]` is the place after an array's last element.
+    return `jsonb_insert(${start}, ${values.map((value) => `'$.${safeKey(field)}[#]', jsonb(${add(value)})`).join(', ')})`;
+  }
+  fieldIsArrayOrAbsent(field: string): string {
+    return `coalesce(json_type("data", '$.${safeKey(field)}') IN ('array', 'null'), 1)`;
+  }
+  fieldIsNumberOrAbsent(field: string): string {
+    // Past 1e300 a sum could reach infinity, which SQLite writes as 9.0e+999 and JavaScript as
+    // null: such a number is left to the path that reads the row.
+    const path = `'$.${safeKey(field)}'`;
+    return `CASE json_type("data", ${path}) WHEN 'integer' THEN 1 WHEN 'real' THEN abs("data"->>${path}) < 1e300 WHEN 'null' THEN 1 ELSE json_type("data", ${path}) IS NULL END`;
+  }
+  readonly docTextBytes = 'octet_length(json("data"))';
+  /**
+   * SQLite writes a REAL that an increment computed as "%g" does: 0.000001 as "1.0e-06", a byte
+   * shorter than JavaScript's text. Such a field takes at least 12 bytes (`"k":1.0e-06,`), so
+   * the text SQLite measures is never short by more than a twelfth: an eighth is kept back.
+   */
+  readonly sizeSlack = 1 / 8;
+  fieldJson(field: string): string {
+    return `"data"->'$.${safeKey(field)}'`;
   }
   /**
    * The list drives the loop: one search of the key's index per element. Written as
