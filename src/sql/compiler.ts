@@ -32,6 +32,9 @@ export abstract class SqlCompiler extends PageCompiler {
         const values = (['number', 'text', 'boolean'] as const).map((as) => this.fieldExpr(field, as));
         return [this.docTypeRank(field.path.map(safeKey)), ...values].map((expr) => `${expr} ${direction}`).join(', ');
       }
+      // objectId, createdAt and updatedAt are never null: a NULLS clause would only keep
+      // PostgreSQL from reading them in the order of their index (ASC NULLS FIRST is no index's order).
+      if (key.field.kind === 'column') return `${this.fieldExpr(key.field, key.as)} ${key.descending ? 'DESC' : 'ASC'}`;
       if (!key.distanceFrom) return `${this.fieldExpr(key.field, key.as)} ${this.orderDirection(key.descending)}`;
       const { latitude, longitude } = this.geoExprs(key.field);
       return `${this.distance(latitude, longitude, key.distanceFrom, params)} ${this.orderDirection(key.descending)}`;

@@ -55,14 +55,16 @@ export class ReaderPool {
   private nextId = 0;
   private closed = false;
 
+  /**
+   * Threads start as reads arrive, up to `size`: a server whose app never scans keeps no idle
+   * thread (each costs about 6 MB of memory).
+   */
   constructor(
-    size: number,
+    private readonly size: number,
     private readonly defaultLimit: ReadLimit,
     /** The thread's script; tests give one that can crash on demand. */
     private readonly script: URL = defaultScript(),
-  ) {
-    for (let i = 0; i < size; i++) this.readers.push(this.spawn());
-  }
+  ) {}
 
   /** How long a read may run, unless its call says otherwise. */
   get limitMs(): number {
@@ -73,6 +75,7 @@ export class ReaderPool {
     if (this.closed) return Promise.reject(new Error('the SQLite readers are closed'));
     return new Promise<ReadRows>((resolve, reject) => {
       this.queue.push({ request: { kind: 'read', id: ++this.nextId, file, sql, params }, limit, resolve, reject });
+      this.grow();
       this.pump();
     });
   }
@@ -86,6 +89,12 @@ export class ReaderPool {
     this.closed = true;
     for (const job of this.queue.splice(0)) job.reject(new Error('the SQLite readers are closed'));
     await Promise.all(this.readers.map((reader) => this.retire(reader, new Error('the SQLite readers are closed'))));
+  }
+
+  /** One more thread when every thread (starting ones included) has a read and the pool is not full. */
+  private grow(): void {
+    if (this.readers.length >= this.size || this.readers.some((reader) => !reader.job && !reader.retired)) return;
+    this.readers.push(this.spawn());
   }
 
   private pump(): void {
