@@ -49,6 +49,8 @@ import { openFileStorage } from './files/open.ts';
 import { queueRoutes } from './http/routes/queue.ts';
 import { JobRunner } from './queue/runner.ts';
 import { JOB_TYPES } from './queue/job-types.ts';
+import { AUTO_INDEX_JOB } from './rest/auto-index.ts';
+import { autoIndexJob } from './rest/auto-index-job.ts';
 import type { JobType, JobTypes } from './queue/types.ts';
 
 export interface BasaltServer {
@@ -91,7 +93,8 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     await loadWriteObserver(config.testWriteObserver, hooks.shared);
   }
   // Webhook deliveries are a job type of src/webhooks (see delivery-job.ts for why it is added here).
-  const jobTypes: JobTypes = { ...JOB_TYPES, [WEBHOOK_JOB]: webhookJob as JobType };
+  // Automatic indexes build under the backend's cross-process lock (rest/auto-index-job.ts).
+  const jobTypes: JobTypes = { ...JOB_TYPES, [WEBHOOK_JOB]: webhookJob as JobType, [AUTO_INDEX_JOB]: autoIndexJob(backend, config.autoIndexMaxPerClass) as JobType };
   const system = new SqlSystemStore(backend);
   const apps = new AppRegistry(backend, system, hooks, sessionWrites, (type) => jobTypes[type]?.maxAttempts ?? config.queueMaxAttempts);
   // Before any app opens: each app's hooks are read as it opens, before its first write.
