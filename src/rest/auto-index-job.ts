@@ -10,11 +10,12 @@ import { indexKeys } from './schemas.ts';
  * The `autoIndex` job (enqueued by auto-index.ts): builds the index a class's scans asked for,
  * then records it in the schema as automatic. Every process may have asked for it, and a retry
  * may follow a build that got halfway, so the whole runs under a lock shared by every process on
- * the database and decides afresh from the stored schema: an index that exists by then (made by
+ * the database (not waited for: see PostgresDriver.withSessionLockIfFree; a busy lock is a retry
+ * later) and decides afresh from the stored schema: an index that exists by then (made by
  * another process, or by hand) ends the job, so the index is made once. Failures are retried by
  * the queue, and a job that keeps failing stays visible as dead (GET /1/queue/jobs?status=dead).
  */
-export function autoIndexJob(backend: Pick<Backend, 'exclusive'>, maxPerClass: number): JobType<AutoIndexRequest> {
+export function autoIndexJob(backend: Pick<Backend, 'exclusiveIfFree'>, maxPerClass: number): JobType<AutoIndexRequest> {
   return {
     parse(payload) {
       const { className, field, direction } = (payload ?? {}) as Partial<Record<keyof AutoIndexRequest, unknown>>;
@@ -25,7 +26,7 @@ export function autoIndexJob(backend: Pick<Backend, 'exclusive'>, maxPerClass: n
     },
     async run({ className, field, direction }, { app, log }) {
       const name = autoIndexName(field);
-      await backend.exclusive(`auto-index:${app.record.applicationId}:${className}`, async () => {
+      const ran = await backend.exclusiveIfFree(`auto-index:${app.record.applicationId}:${className}`, async () => {
         // Read from the database, not this process's cache: another process may have just made it.
         const schema = (await app.schemas.store.loadAll()).find((candidate) => candidate.className === className);
         const reason = refusal(schema, field, name, maxPerClass) ?? (autoIndexesAllowed(app.record.settings) ? null : 'the app turned automatic indexes off');
@@ -44,6 +45,8 @@ export function autoIndexJob(backend: Pick<Backend, 'exclusive'>, maxPerClass: n
         });
         log.warn({ applicationId: app.record.applicationId, className, index: name, keys: { [field]: direction }, ms: Date.now() - started }, `Created the automatic index ${name} on ${className} for queries that kept scanning it.`);
       });
+      // Another process is building an index of the class: the retry finds what it made.
+      if (!ran) throw new Error(`another process is building an automatic index of ${className}`);
     },
   };
 }
