@@ -3,7 +3,7 @@ import { Errors } from '../errors/index.ts';
 import { authenticateKey } from '../auth/credentials.ts';
 import { callerPrincipals, type Auth, type UserOptions, type RequestContext } from '../rest/context.ts';
 import type { AppHandle } from '../apps/registry.ts';
-import type { AutoIndexOptions } from '../rest/auto-index.ts';
+import type { AutoIndexOptions } from '../rest/auto-index-options.ts';
 import type { SessionInfo } from '../auth/sessions.ts';
 import type { HttpDeps } from './deps.ts';
 import { readCredentials } from './credentials.ts';

@@ -2,7 +2,6 @@ import type { AppSettings } from '../apps/types.ts';
 import type { ClassSchema } from '../schema/types.ts';
 import { textIndexField } from '../schema/indexes.ts';
 import type { RequestContext } from './context.ts';
-import type { IndexSuggestion } from './scan-log.ts';
 
 /**
  * Automatic indexes: when an app's queries keep scanning a large class for want of an index on
@@ -10,18 +9,6 @@ import type { IndexSuggestion } from './scan-log.ts';
  * "Automatic indexes"). This half decides, per process, from the scans the scan log sees; the job
  * of auto-index-job.ts builds the index, once, under a lock shared by every process.
  */
-
-export interface AutoIndexOptions {
-  /** The server's switch (--auto-indexes); an app may still turn them off for itself. */
-  readonly enabled: boolean;
-  /** Scanning queries needing the same field of a class, within `windowMs`, that ask for the index. */
-  readonly scans: number;
-  readonly windowMs: number;
-  /** Automatic indexes a class may have; past it, none is made and the scans stay listed. */
-  readonly maxPerClass: number;
-  /** An automatic index never read for this long is reported unused (PostgreSQL only). */
-  readonly unusedAfterMs: number;
-}
 
 export const AUTO_INDEX_JOB = 'autoIndex';
 
@@ -61,7 +48,7 @@ const MAX_WINDOWS = 10_000;
  * makes it when the field has been needed `scans` times within the window. A text suggestion is
  * left to the operator: a text index is kept in step by every write, a cost to choose knowingly.
  */
-export async function noteIndexWanted(ctx: RequestContext, className: string, suggestion: IndexSuggestion): Promise<void> {
+export async function noteIndexWanted(ctx: RequestContext, className: string, suggestion: Readonly<Record<string, 1 | -1 | 'text'>>): Promise<void> {
   const options = ctx.limits.autoIndex;
   if (!options.enabled || !autoIndexesAllowed(ctx.app.record.settings)) return;
   if (textIndexField(suggestion) !== null) return;

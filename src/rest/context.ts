@@ -2,7 +2,7 @@ import type { AppHandle } from '../apps/registry.ts';
 import type { Principals } from '../storage/port.ts';
 import type { SessionInfo } from '../auth/sessions.ts';
 import type { KeyKind } from '../auth/credentials.ts';
-import type { AutoIndexOptions } from './auto-index.ts';
+import type { AutoIndexOptions } from './auto-index-options.ts';
 
 export type { KeyKind } from '../auth/credentials.ts';
 
