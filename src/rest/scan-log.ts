@@ -2,6 +2,7 @@ import { TRUE, type FieldRef, type OrderKey, type ValueKind, type WhereNode } fr
 import { fieldAccess } from '../query/fields.ts';
 import type { ClassSchema } from '../schema/types.ts';
 import { textIndexField } from '../schema/indexes.ts';
+import { builtinIndexedFields } from '../schema/builtin.ts';
 import type { RequestContext } from './context.ts';
 import { limitsOf } from './limits.ts';
 import { noteIndexWanted } from './auto-index.ts';
@@ -55,7 +56,7 @@ const SERVED: NodeCoverage = Object.freeze({ served: true, candidate: null });
  * so it also holds for the first query on a new class, before any statistics exist.
  */
 export function coverage(where: WhereNode, order: readonly OrderKey[], schema: ClassSchema): Coverage {
-  const leading = new Set(BUILT_IN);
+  const leading = new Set([...BUILT_IN, ...builtinIndexedFields(schema.className)]);
   for (const keys of Object.values(schema.indexes)) {
     const first = Object.keys(keys)[0];
     // A text index answers `$text` alone (the parser marks those nodes), not lookups or sorts.

@@ -188,6 +188,25 @@ for (const { backend } of targets()) {
       assert.ok(!Object.hasOwn(dropped.body.indexes, 'auto_a'));
     });
 
+    it('a field a built-in class indexes itself (_User username) is served: neither counted nor indexed again', async () => {
+      const users = await newApp({ backend, url: server.url }, { rateLimits: { scanWarningRows: 20 } });
+      for (let i = 0; i < 25; i++) {
+        const created = await users.post('/1/users', { username: `u${i}`, password: 'secret-password', tag: `t${i % 3}` });
+        assert.equal(created.status, 201, created.text);
+      }
+      for (let i = 0; i < SCANS; i++) {
+        for (const where of [{ username: 'u3' }, { tag: 't1' }]) {
+          const found = await users.get('/1/users', { ...MASTER, query: { where } });
+          assert.equal(found.status, 200, found.text);
+        }
+      }
+      // The unindexed field is counted (and gets its index); username is not.
+      const schema = await autoIndexMade(users, '_User', 'auto_tag');
+      assert.deepEqual(Object.keys(schema.autoIndexes), ['auto_tag']);
+      const scans = (await users.get('/1/scans', MASTER)).body.results;
+      assert.deepEqual(scans.map((scan: Json) => [scan.className, scan.index]), [['_User', { tag: 1 }]]);
+    });
+
     it('an app with autoIndexes: false gets none; the setting is a boolean', async () => {
       const off = await newApp({ backend, url: server.url }, { rateLimits: { scanWarningRows: 20 }, autoIndexes: false });
       const cls = unique('Manual');
