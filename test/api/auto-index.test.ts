@@ -262,6 +262,49 @@ describe('automatic indexes across processes [postgres]', () => {
   });
 });
 
+describe('automatic indexes after a failed build [postgres]', () => {
+  it('an INVALID index left by a failed concurrent build under the same name is dropped and the index built', { timeout: 180_000 }, async () => {
+    if (!targets().some((target) => target.backend === 'postgres')) return;
+    const dataDir = tempDir();
+    const database = await tempDatabase();
+    const server = await start(serverEnv(dataDir, database.url));
+    const pg = (await import('pg')).default;
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const app = await newApp({ backend: 'postgres', url: server.url }, { rateLimits: { scanWarningRows: 20 } });
+      const cls = unique('Broken');
+      await seed(app, cls, { score: 'Number', a: 'String', b: 'Number', c: 'String', rare: 'Boolean' }, ROWS);
+      const { rows } = await client.query('SELECT schemaname FROM pg_tables WHERE tablename = $1', [cls]);
+      const table = `"${rows[0].schemaname}"."${cls}"`;
+      // A unique build over repeated values fails and, being concurrent, leaves its index behind, INVALID.
+      await assert.rejects(client.query(`CREATE UNIQUE INDEX CONCURRENTLY "${cls}_idx:auto_score" ON ${table} ((data->>'rare'))`));
+      assert.deepEqual(await validity(client, cls), [[`${cls}_idx:auto_score`, false]]);
+
+      for (let i = 0; i < SCANS; i++) await find(app, cls, RANGE);
+      await autoIndexMade(app, cls, 'auto_score');
+      assert.deepEqual(await validity(client, cls), [[`${cls}_idx:auto_score`, true]]);
+      const definition = await client.query('SELECT indexdef FROM pg_indexes WHERE tablename = $1 AND indexname = $2', [cls, `${cls}_idx:auto_score`]);
+      assert.match(String(definition.rows[0].indexdef), /data ->> 'score'/);
+      assert.doesNotMatch(String(definition.rows[0].indexdef), /UNIQUE/);
+    } finally {
+      await client.end();
+      await stop(server);
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** The class's indexes other than the built-in ones, with whether each is valid. */
+async function validity(client: { query: (sql: string, params: unknown[]) => Promise<{ rows: Json[] }> }, className: string): Promise<[string, boolean][]> {
+  const { rows } = await client.query(
+    `SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid WHERE t.relname = $1 AND c.relname LIKE '%auto%' ORDER BY 1`,
+    [className],
+  );
+  return rows.map((row) => [String(row.name), row.valid === true]);
+}
+
 async function indexNames(url: string, className: string): Promise<string[]> {
   const pg = (await import('pg')).default;
   const client = new pg.Client({ connectionString: url });
