@@ -2,12 +2,13 @@
  * `npm run bench`: a bare node:http server (the ceiling), then Basalt on SQLite, then Basalt on
  * PostgreSQL, each its own child process, each loaded by autocannon from this process.
  *
- *   BENCH_SUITES           comma list of http,queries,users,queue,push (default all but push; a partial run
- *                          does not overwrite bench/results/latest.md). http: the workloads of workloads.ts
- *                          against the ceiling; queries and users: bench/queries.ts, bench/users.ts;
- *                          queue: no-op jobs through the job queue (bench/queue.ts), on a server of its own;
- *                          push: pushes to growing audiences (bench/push.ts), only when named, as in
- *                          `npm run bench -- push` (the first argument, when given, is the suite list)
+ *   BENCH_SUITES           comma list of http,queries,autoindex,users,queue,push (default all but push; a partial
+ *                          run does not overwrite bench/results/latest.md). http: the workloads of workloads.ts
+ *                          against the ceiling; queries, autoindex and users: bench/queries.ts,
+ *                          bench/auto-index.ts, bench/users.ts; queue: no-op jobs through the job queue
+ *                          (bench/queue.ts), on a server of its own; push: pushes to growing audiences
+ *                          (bench/push.ts), only when named, as in `npm run bench -- push` (the first
+ *                          argument, when given, is the suite list)
  *   BENCH_SECONDS          measured seconds per http workload (default 10)
  *   BENCH_QUERY_SECONDS    measured seconds per query and user workload (default 5)
  *   BENCH_WARMUP_SECONDS   unmeasured load before each workload, for the JIT and caches (default 2)
@@ -31,6 +32,7 @@ import { queryTargets, runQueries, timeAlone, type SuiteContext } from './querie
 import { postgresSeeder, sqliteSeeder, type Seeder } from './seed.ts';
 import { ROOT, rssMb, startBasalt, startCeiling, tempDataDir, tempDatabase, type Cleanup, type RunningServer, type TempDatabase } from './servers.ts';
 import { runUsers, userTargets } from './users.ts';
+import { runAutoIndex } from './auto-index.ts';
 import { queueNotes, runQueueSuite, type QueueResult } from './queue.ts';
 import { pushNotes, runPushSuite, type PushResult } from './push.ts';
 import { BATCH_SIZE, WORKLOADS } from './workloads.ts';
@@ -51,7 +53,7 @@ const LOAD: LoadSettings = {
 // Thirteen query and user workloads a backend, after seeding a million objects: at the http
 // suite's 10 s each the whole run would pass ten minutes.
 const SUITE_LOAD: LoadSettings = { ...LOAD, seconds: envNumber('BENCH_QUERY_SECONDS', 5, 1) };
-const ALL_SUITES = ['http', 'queries', 'users', 'queue'] as const;
+const ALL_SUITES = ['http', 'queries', 'autoindex', 'users', 'queue'] as const;
 // Run only when named: seeding its audiences takes minutes. A run with it is still a full run.
 const OPTIONAL_SUITES = ['push'] as const;
 type SuiteName = (typeof ALL_SUITES)[number] | (typeof OPTIONAL_SUITES)[number];
@@ -137,7 +139,7 @@ async function benchServer(target: TargetName, rows: Row[], servers: ServerInfo[
 
 /** The query and user suites, on the server the http suite used (its classes do not get in the way). */
 async function runSuites(server: RunningServer, database: TempDatabase | undefined, dataDir: string | undefined, results: SuiteResults): Promise<void> {
-  const wanted = (['queries', 'users'] as const).filter((suite) => SUITES.includes(suite));
+  const wanted = (['queries', 'autoindex', 'users'] as const).filter((suite) => SUITES.includes(suite));
   if (wanted.length === 0) return;
   const seeder = database ? await postgresSeeder(database.url) : sqliteSeeder(dataDir!);
   // Also closed by the cleanups if a suite fails, before the database is dropped (they run last-in, first-out).
@@ -149,8 +151,9 @@ async function runSuites(server: RunningServer, database: TempDatabase | undefin
   }
 }
 
-async function runSuite(suite: 'queries' | 'users', server: RunningServer, database: TempDatabase | undefined, seeder: Seeder, results: SuiteResults): Promise<void> {
-  const rows = results[suite];
+async function runSuite(suite: 'queries' | 'autoindex' | 'users', server: RunningServer, database: TempDatabase | undefined, seeder: Seeder, results: SuiteResults): Promise<void> {
+  // The automatic-index rows are query rows: one section of the report.
+  const rows = results[suite === 'autoindex' ? 'queries' : suite];
   const context: SuiteContext = {
     server: server.name,
     url: server.url,
@@ -168,7 +171,7 @@ async function runSuite(suite: 'queries' | 'users', server: RunningServer, datab
     },
     log: (message) => process.stderr.write(`bench:   ${message}\n`),
   };
-  results.notes.push(...(await (suite === 'queries' ? runQueries(context) : runUsers(context))));
+  results.notes.push(...(await (suite === 'queries' ? runQueries(context) : suite === 'autoindex' ? runAutoIndex(context) : runUsers(context))));
 }
 
 /**
@@ -305,8 +308,10 @@ async function main(): Promise<void> {
   const otherMax = Math.max(0, ...[...rows, ...suites.queries, ...suites.users].map((r) => r.otherCpuPct));
   const basalts = (['sqlite', 'postgres'] as const).filter((t) => TARGETS.includes(t)).map((t) => SERVER_LABEL[t]);
   const sections: Section[] = [];
-  if (SUITES.includes('queries')) {
-    sections.push({ title: 'Queries', intro: QUERIES_INTRO, rows: suites.queries, aloneMs: suites.aloneMs, targets: queryTargets(suites.queries, basalts) });
+  if (SUITES.includes('queries') || SUITES.includes('autoindex')) {
+    // The growth ratios need the query suite's rows; with the automatic-index suite alone they were not measured.
+    const targets = queryTargets(suites.queries, basalts).filter((t) => SUITES.includes('queries') || !t.label.startsWith('range p50'));
+    sections.push({ title: 'Queries', intro: QUERIES_INTRO, rows: suites.queries, aloneMs: suites.aloneMs, targets });
   }
   if (SUITES.includes('users')) {
     sections.push({ title: 'Users', intro: USERS_INTRO, rows: suites.users, aloneMs: suites.aloneMs, targets: userTargets(suites.users, rows, basalts) });

@@ -50,6 +50,8 @@ import { openFileStorage } from './files/open.ts';
 import { queueRoutes } from './http/routes/queue.ts';
 import { JobRunner } from './queue/runner.ts';
 import { JOB_TYPES } from './queue/job-types.ts';
+import { AUTO_INDEX_JOB } from './rest/auto-index.ts';
+import { autoIndexJob } from './rest/auto-index-job.ts';
 import type { JobType, JobTypes } from './queue/types.ts';
 import { pushRoutes } from './http/routes/push.ts';
 import { pushJobTypes } from './push/jobs.ts';
@@ -118,7 +120,8 @@ export async function createServer(config: Config, logger: Logger = pino({ level
     pushNetworks = await loadTestPushNetworks(config.testPushNetworks);
   }
   // Webhook deliveries and push pages are job types of src/webhooks and src/push (see delivery-job.ts for why they are added here).
-  const jobTypes: JobTypes = { ...JOB_TYPES, [WEBHOOK_JOB]: webhookJob as JobType, ...pushJobTypes({ networks: pushNetworks, pageSize: config.pushPageSize }) };
+  // Automatic indexes build under the backend's cross-process lock (rest/auto-index-job.ts).
+  const jobTypes: JobTypes = { ...JOB_TYPES, [WEBHOOK_JOB]: webhookJob as JobType, [AUTO_INDEX_JOB]: autoIndexJob(backend, config.autoIndexMaxPerClass) as JobType, ...pushJobTypes({ networks: pushNetworks, pageSize: config.pushPageSize }) };
   const system = new SqlSystemStore(backend);
   const apps = new AppRegistry(backend, system, hooks, sessionWrites, (type) => jobTypes[type]?.maxAttempts ?? config.queueMaxAttempts);
   // Before any app opens: each app's hooks are read as it opens, before its first write.

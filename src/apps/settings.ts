@@ -97,6 +97,8 @@ const SETTINGS: Record<string, SettingRule> = {
   filesURL: { check: url, expects: 'an http(s) URL' },
   fileUpload: { check: FILE_UPLOAD, expects: 'null or {enableForPublic?, enableForAnonymousUser?, enableForAuthenticatedUser?: booleans}' },
   rateLimits: { check: object, expects: 'an object' },
+  // Absent means on (rest/auto-index.ts).
+  autoIndexes: { check: bool, expects: 'a boolean' },
 };
 
 /** Picks the settings out of an app body, refusing unknown keys and wrong types. */

@@ -3,6 +3,7 @@ import { Errors } from '../errors/index.ts';
 import { authenticateKey } from '../auth/credentials.ts';
 import { callerPrincipals, type Auth, type UserOptions, type RequestContext } from '../rest/context.ts';
 import type { AppHandle } from '../apps/registry.ts';
+import type { AutoIndexOptions } from '../rest/auto-index-options.ts';
 import type { SessionInfo } from '../auth/sessions.ts';
 import type { HttpDeps } from './deps.ts';
 import { readCredentials } from './credentials.ts';
@@ -82,8 +83,18 @@ const limitsByDeps = new WeakMap<HttpDeps, RequestContext['limits']>();
 
 function limitsOf(deps: HttpDeps): RequestContext['limits'] {
   let limits = limitsByDeps.get(deps);
-  if (!limits) limitsByDeps.set(deps, (limits = Object.freeze({ objectSize: deps.config.objectSizeLimit })));
+  if (!limits) limitsByDeps.set(deps, (limits = Object.freeze({ objectSize: deps.config.objectSizeLimit, autoIndex: autoIndexOptions(deps) })));
   return limits;
+}
+
+function autoIndexOptions({ config }: HttpDeps): AutoIndexOptions {
+  return Object.freeze({
+    enabled: config.autoIndexes,
+    scans: config.autoIndexScans,
+    windowMs: config.autoIndexWindow,
+    maxPerClass: config.autoIndexMaxPerClass,
+    unusedAfterMs: config.autoIndexUnusedDays * 86_400_000,
+  });
 }
 
 /**

@@ -2,6 +2,7 @@ import type { AppHandle } from '../apps/registry.ts';
 import type { Principals } from '../storage/port.ts';
 import type { SessionInfo } from '../auth/sessions.ts';
 import type { KeyKind } from '../auth/credentials.ts';
+import type { AutoIndexOptions } from './auto-index-options.ts';
 
 export type { KeyKind } from '../auth/credentials.ts';
 
@@ -35,7 +36,7 @@ export interface RequestContext {
   readonly auth: Auth;
   /** Public root URL of this server, without a trailing slash (Location headers, file URLs). */
   readonly publicUrl: string;
-  readonly limits: { readonly objectSize: number };
+  readonly limits: { readonly objectSize: number; readonly autoIndex: AutoIndexOptions };
   /** The client's address (X-Forwarded-For only with --trust-proxy): per-address limits count it. */
   readonly clientIp: string;
   readonly userOptions: UserOptions;

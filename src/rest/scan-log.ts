@@ -1,10 +1,11 @@
-import { Errors } from '../errors/index.ts';
 import { TRUE, type FieldRef, type OrderKey, type ValueKind, type WhereNode } from '../query/ast.ts';
 import { fieldAccess } from '../query/fields.ts';
 import type { ClassSchema } from '../schema/types.ts';
 import { textIndexField } from '../schema/indexes.ts';
-import { ok, type RequestContext, type Result } from './context.ts';
+import { builtinIndexedFields } from '../schema/builtin.ts';
+import type { RequestContext } from './context.ts';
 import { limitsOf } from './limits.ts';
+import { noteIndexWanted } from './auto-index.ts';
 
 /**
  * Queries that scan a large table because no index serves them: logged, and counted per app,
@@ -55,7 +56,7 @@ const SERVED: NodeCoverage = Object.freeze({ served: true, candidate: null });
  * so it also holds for the first query on a new class, before any statistics exist.
  */
 export function coverage(where: WhereNode, order: readonly OrderKey[], schema: ClassSchema): Coverage {
-  const leading = new Set(BUILT_IN);
+  const leading = new Set([...BUILT_IN, ...builtinIndexedFields(schema.className)]);
   for (const keys of Object.values(schema.indexes)) {
     const first = Object.keys(keys)[0];
     // A text index answers `$text` alone (the parser marks those nodes), not lookups or sorts.
@@ -182,7 +183,7 @@ interface SizeProbe {
   readonly large: Promise<boolean>;
 }
 
-interface ScanEntry {
+export interface ScanEntry {
   readonly className: string;
   readonly index: IndexSuggestion | null;
   count: number;
@@ -251,6 +252,8 @@ function record(ctx: RequestContext, query: ScanningQuery, index: IndexSuggestio
   const now = Date.now();
   entry.count += 1;
   entry.lastSeenAt = new Date(now).toISOString();
+  // Not awaited: the query that tips the count has its answer without waiting for the enqueue.
+  if (index) void noteIndexWanted(ctx, className, index);
   if (now - entry.loggedAt < LOG_EVERY_MS) return;
   entry.loggedAt = now;
   const advice = index ? `an index ${JSON.stringify(index)} would serve it` : 'no single-field index would serve its filter';
@@ -266,14 +269,7 @@ function describeOrder(key: OrderKey, schema: ClassSchema): string {
   return `${key.descending ? '-' : ''}${keyOf(key.field, schema)}${key.distanceFrom ? ' (distance)' : ''}`;
 }
 
-function byText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** GET /1/scans (master key): the scans this process has seen for the app, most frequent first. */
-export function listScans(ctx: RequestContext): Result {
-  if (!ctx.auth.isMaster) throw Errors.operationForbidden('The scans endpoint needs the master key.');
-  const entries = [...(scans.get(ctx.app.record.applicationId)?.values() ?? [])];
-  entries.sort((a, b) => b.count - a.count || byText(a.className, b.className) || byText(b.lastSeenAt, a.lastSeenAt));
-  return ok({ results: entries.map(({ className, index, count, lastSeenAt }) => ({ className, index, count, lastSeenAt })) });
+/** The scans this process has seen for the app (GET /1/scans, scan-list.ts). */
+export function scanEntries(appId: string): readonly Readonly<ScanEntry>[] {
+  return [...(scans.get(appId)?.values() ?? [])];
 }

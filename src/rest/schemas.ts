@@ -24,7 +24,10 @@ const USER_SHOWN_FIELDS: Readonly<Record<string, FieldType>> = { password: { typ
 
 export function renderSchema(schema: ClassSchema): Record<string, unknown> {
   const shown = schema.className === '_User' ? USER_SHOWN_FIELDS : null;
-  return { className: schema.className, fields: { ...DEFAULT_FIELDS, ...shown, ...schema.fields }, classLevelPermissions: schema.classLevelPermissions, indexes: schema.indexes };
+  const rendered: Record<string, unknown> = { className: schema.className, fields: { ...DEFAULT_FIELDS, ...shown, ...schema.fields }, classLevelPermissions: schema.classLevelPermissions, indexes: schema.indexes };
+  // Beside `indexes`, which keeps Parse's shape (name → keys) for the SDKs and the dashboard.
+  if (schema.autoIndexes && Object.keys(schema.autoIndexes).length) rendered.autoIndexes = schema.autoIndexes;
+  return rendered;
 }
 
 export async function listSchemas(ctx: RequestContext): Promise<Result> {
@@ -106,7 +109,8 @@ function applyChanges(schema: ClassSchema, input: Record<string, unknown>): Clas
   // Permissions are checked against the fields the class ends up with (pointer and protected fields).
   const classLevelPermissions = input.classLevelPermissions === undefined ? schema.classLevelPermissions : parseClassLevelPermissions(input.classLevelPermissions, fields);
   const indexes = changeIndexes(schema.indexes, input.indexes, fields);
-  return { className: schema.className, fields, classLevelPermissions, indexes };
+  const auto = Object.entries(schema.autoIndexes ?? {}).filter(([name]) => Object.hasOwn(indexes, name));
+  return { className: schema.className, fields, classLevelPermissions, indexes, ...(auto.length ? { autoIndexes: Object.fromEntries(auto) } : {}) };
 }
 
 /** Parse's rules: adding a field that exists or deleting one that does not is 255; default fields are 136. */
@@ -180,7 +184,7 @@ function fieldDropSteps(current: ClassSchema, next: ClassSchema): DdlStep[] {
  * polygon test seeks each cell and reads the box's longitudes there (sql/geo.ts). Direction means
  * nothing for a point, so its columns ascend.
  */
-function indexKeys(field: string, type: FieldType | undefined, descending: boolean): IndexKey[] {
+export function indexKeys(field: string, type: FieldType | undefined, descending: boolean): IndexKey[] {
   if (type?.type !== 'GeoPoint') return [{ ...fieldAccess(field, type), descending }];
   const part = (name: string) => ({ field: { kind: 'doc', path: [field, name] }, as: 'number', descending: false }) as const;
   return [{ ...part('latitude'), latitudeCell: true }, part('longitude'), part('latitude')];

@@ -95,6 +95,15 @@ const BUILTIN: Readonly<Record<string, BuiltinClass>> = {
   },
 };
 
+/**
+ * The fields of a built-in class that lead one of its own indexes (made by ddlFor below, on the
+ * expression queries read, and absent from the schema's `indexes`).
+ */
+export function builtinIndexedFields(className: string): readonly string[] {
+  const builtin = Object.hasOwn(BUILTIN, className) ? BUILTIN[className]! : null;
+  return builtin ? [...builtin.unique, ...builtin.indexed, ...(builtin.uniqueTogether ?? []).map((fields) => fields[0]!)] : [];
+}
+
 /** The name of the unique index on a built-in field, as the storage reports it in a UniqueViolation. */
 export function uniqueIndexName(field: string): string {
   return `builtin:${field}`;

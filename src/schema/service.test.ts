@@ -13,6 +13,8 @@ function heldStore() {
     drop: () => Promise.reject(new Error('not used')),
     purge: () => Promise.reject(new Error('not used')),
     countObjects: () => Promise.reject(new Error('not used')),
+    buildIndexOnline: () => Promise.reject(new Error('not used')),
+    indexScans: () => Promise.reject(new Error('not used')),
   };
   return { store, loads };
 }

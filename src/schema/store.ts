@@ -18,6 +18,15 @@ export interface SchemaStore {
    */
   purge(classNames: readonly string[]): Promise<boolean>;
   countObjects(className: string): Promise<number>;
+  /**
+   * Builds a plain index named `indexName` (a schema index name) on the expressions the compiler
+   * reads, while writes go on where the database allows it (PostgreSQL: CREATE INDEX
+   * CONCURRENTLY, outside any transaction; the leftover of a failed build is dropped first). It
+   * does not touch the schema row: the caller records the index once it exists.
+   */
+  buildIndexOnline(className: string, indexName: string, keys: readonly IndexKey[]): Promise<void>;
+  /** How often the planner read each named schema index since statistics were reset; null where the database does not count. */
+  indexScans(className: string, indexNames: readonly string[]): Promise<ReadonlyMap<string, number> | null>;
 }
 
 /** Structural changes the schema layer asks storage to make along with a schema change. */

@@ -20,6 +20,11 @@ export interface ClassSchema {
   readonly classLevelPermissions: ClassLevelPermissions;
   readonly indexes: IndexSpec;
   /**
+   * Which of `indexes` Basalt made by itself for queries that kept scanning (rest/auto-index.ts),
+   * and when; such a name starts with `auto_`. Dropped with its index.
+   */
+  readonly autoIndexes?: Readonly<Record<string, AutoIndexInfo>>;
+  /**
    * Storage's own record, never shown to clients: the schema indexes built over columns that keep
    * fields' readings beside the document, and those columns (schema/indexes.ts).
    */
@@ -29,6 +34,10 @@ export interface ClassSchema {
    * own, carried by every index over stored columns (storage/sql-schema-store.ts).
    */
   readonly publicColumn?: true;
+}
+
+export interface AutoIndexInfo {
+  readonly createdAt: string;
 }
 
 /** index name → the readings (path and kind, as query/fields.ts reads them) its columns hold */

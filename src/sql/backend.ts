@@ -31,6 +31,8 @@ export interface Backend {
   readonly sharedByProcesses: boolean;
   /** Runs fn while holding a lock that every process sharing this database respects. */
   exclusive<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  /** Runs fn under the same kind of lock if no other holder has it now; false, without running it, if one has. */
+  exclusiveIfFree(name: string, fn: () => Promise<void>): Promise<boolean>;
   ping(): Promise<void>;
   /** The connection pools in use now (PostgreSQL); none for SQLite, whose files are opened once. */
   poolUse(): readonly PoolUse[];

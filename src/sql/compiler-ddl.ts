@@ -61,6 +61,27 @@ export abstract class DdlCompiler extends CompilerBase {
   indexExpr(expr: string, descending: boolean): string {
     return `${expr} ${this.orderDirection(descending)}`;
   }
+  /**
+   * Put after CREATE INDEX to build an index while writes go on (PostgreSQL's CONCURRENTLY, which
+   * must run outside any transaction); empty where the database has no such build.
+   */
+  readonly onlineIndexKeyword: string = '';
+  /**
+   * A query with the namespace and the index name as parameters that returns a row when the
+   * index exists but is not usable (an online build that failed leaves one); null where a failed
+   * build leaves nothing behind.
+   */
+  invalidIndexSql(): string | null {
+    return null;
+  }
+  /**
+   * A query with the namespace and the table name as parameters returning `name` and `scans`
+   * (times the planner read each index of the table since statistics were last reset); null where
+   * the database keeps no such count.
+   */
+  indexScansSql(): string | null {
+    return null;
+  }
   /** The document with one top-level key removed (for dropping a field's data). */
   abstract removeKey(doc: string, key: string): string;
   /** An identifier for an index in the app's namespace, for DROP INDEX. */

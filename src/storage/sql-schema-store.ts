@@ -221,6 +221,43 @@ export class SqlSchemaStore implements SchemaStore {
     if (perms) await tx.run(perms);
   }
 
+  /** The column list of an index over the expressions the compiler reads (query/fields.ts). */
+  private expressionKeys(indexKeys: readonly IndexKey[], unique: boolean): string[] {
+    const d = this.dialect;
+    const expr = (key: IndexKey) => (key.latitudeCell ? d.latitudeCell(d.fieldExpr(key.field, 'number')) : d.fieldExpr(key.field, key.as));
+    const keys = indexKeys.map((key) => d.indexExpr(expr(key), key.descending));
+    // Not on a unique index (the columns would take part in uniqueness), nor on a GeoPoint's
+    // cell index, whose rows are read anyway for the distance.
+    if (!unique && !indexKeys.some((key) => key.latitudeCell)) {
+      keys.push(TIE_BREAK);
+      if (d.permsInIndexes) keys.push('"_rperm"');
+    }
+    return keys;
+  }
+
+  async buildIndexOnline(className: string, indexName: string, keys: readonly IndexKey[]): Promise<void> {
+    const d = this.dialect;
+    const name = schemaIndexName(className, indexName);
+    const invalid = d.invalidIndexSql();
+    if (invalid && (await this.ns.driver.all(invalid, [this.ns.schema ?? '', name])).length > 0) {
+      await this.ns.driver.run(`DROP INDEX${d.onlineIndexKeyword} IF EXISTS ${d.qualifyIndex(this.ns.schema, name)}`);
+    }
+    await this.ns.driver.run(`CREATE INDEX${d.onlineIndexKeyword} IF NOT EXISTS ${ident(name)} ON ${this.ns.table(className)} (${this.expressionKeys(keys, false).join(', ')})`);
+  }
+
+  async indexScans(className: string, indexNames: readonly string[]): Promise<ReadonlyMap<string, number> | null> {
+    const sql = this.dialect.indexScansSql();
+    if (!sql) return null;
+    const rows = await this.ns.driver.all(sql, [this.ns.schema ?? '', className]);
+    const byTableName = new Map(rows.map((row) => [String(row.name), Number(row.scans)]));
+    const scans = new Map<string, number>();
+    for (const name of indexNames) {
+      const count = byTableName.get(schemaIndexName(className, name));
+      if (count !== undefined) scans.set(name, count);
+    }
+    return scans;
+  }
+
   private async runStep(tx: SqlExecutor, className: string, step: DdlStep, next: ClassSchema, columns: StoredState): Promise<void> {
     const d = this.dialect;
     const table = this.ns.table(className);
@@ -234,15 +271,7 @@ export class SqlSchemaStore implements SchemaStore {
           columns.stored = { ...columns.stored, [step.name]: stored };
           return;
         }
-        const expr = (key: IndexKey) => (key.latitudeCell ? d.latitudeCell(d.fieldExpr(key.field, 'number')) : d.fieldExpr(key.field, key.as));
-        const keys = step.keys.map((key: IndexKey) => d.indexExpr(expr(key), key.descending));
-        // Not on a unique index (the columns would take part in uniqueness), nor on a GeoPoint's
-        // cell index, whose rows are read anyway for the distance.
-        if (!step.unique && !step.keys.some((key) => key.latitudeCell)) {
-          keys.push(TIE_BREAK);
-          if (d.permsInIndexes) keys.push('"_rperm"');
-        }
-        await tx.run(`CREATE ${step.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${name} ON ${table} (${keys.join(', ')})`);
+        await tx.run(`CREATE ${step.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${name} ON ${table} (${this.expressionKeys(step.keys, step.unique === true).join(', ')})`);
         return;
       }
       case 'dropIndex': {

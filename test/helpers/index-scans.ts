@@ -6,10 +6,11 @@ import type { AppClient } from './client.ts';
  * PostgreSQL only: proves that what `request` makes the server run reads an index of the class,
  * from PostgreSQL's own counters (`pg_stat_user_indexes`) rather than from an EXPLAIN of a
  * statement written by the test. The class is analysed first, so the planner of the server's
- * session (sequential scans allowed) makes a real choice. `index` is a LIKE pattern.
+ * session (sequential scans allowed) makes a real choice. `index` is a LIKE pattern;
+ * `databaseUrl`, the database of a server the test started itself.
  */
-export async function expectIndexScanned(app: AppClient, className: string, index: string, request: () => Promise<void>): Promise<void> {
-  const client = new pg.Client({ connectionString: process.env.TEST_POSTGRES_URL });
+export async function expectIndexScanned(app: AppClient, className: string, index: string, request: () => Promise<void>, databaseUrl = process.env.TEST_POSTGRES_URL): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     const found = await client.query('SELECT schemaname FROM pg_tables WHERE tablename = $1', [className]);

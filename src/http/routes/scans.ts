@@ -1,5 +1,5 @@
 import type { AppRoute } from '../route.ts';
-import { listScans } from '../../rest/scan-log.ts';
+import { listScans } from '../../rest/scan-list.ts';
 
 /** Queries that scanned large tables without an index (master key only; see docs/api.md). */
-export const scanRoutes: AppRoute[] = [{ method: 'GET', path: '/1/scans', handler: async (ctx) => listScans(ctx) }];
+export const scanRoutes: AppRoute[] = [{ method: 'GET', path: '/1/scans', handler: (ctx) => listScans(ctx) }];

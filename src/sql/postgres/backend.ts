@@ -102,6 +102,10 @@ export class PostgresBackend implements Backend {
     return this.system.withSessionLock(`basalt:${name}`, fn);
   }
 
+  exclusiveIfFree(name: string, fn: () => Promise<void>): Promise<boolean> {
+    return this.system.withSessionLockIfFree(`basalt:${name}`, fn);
+  }
+
   poolUse(): readonly PoolUse[] {
     return this.system.poolUse();
   }

@@ -68,6 +68,13 @@ export class PostgresCompiler extends SqlCompiler implements AggregateDialect, I
   override afterRewriteSql(table: string): string {
     return `VACUUM (ANALYZE) ${table}`;
   }
+  override readonly onlineIndexKeyword = ' CONCURRENTLY';
+  override invalidIndexSql(): string {
+    return 'SELECT 1 AS "invalid" FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2 AND NOT i.indisvalid';
+  }
+  override indexScansSql(): string {
+    return 'SELECT indexrelname AS "name", idx_scan AS "scans" FROM pg_stat_user_indexes WHERE schemaname = $1 AND relname = $2';
+  }
   override indexExpr(expr: string, descending: boolean): string {
     return `(${expr}) ${this.orderDirection(descending)}`;
   }

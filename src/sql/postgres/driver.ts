@@ -281,6 +281,27 @@ export class PostgresDriver implements SqlDriver {
     }
   }
 
+  /**
+   * Runs fn holding a session-level advisory lock, or returns false at once when another session
+   * holds it. A waiting `pg_advisory_lock` is a running statement with a snapshot, which a
+   * CREATE INDEX CONCURRENTLY under the lock would wait for in turn: one must not wait.
+   */
+  async withSessionLockIfFree(key: string, fn: () => Promise<void>): Promise<boolean> {
+    const client = await this.pool.connect();
+    try {
+      const { rows } = await client.query('SELECT pg_try_advisory_lock(hashtext($1)) AS "taken"', [key]);
+      if (rows[0]?.taken !== true) return false;
+      try {
+        await fn();
+        return true;
+      } finally {
+        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [key]);
+      }
+    } finally {
+      client.release();
+    }
+  }
+
   /** One dedicated connection that LISTENs on every channel given; the returned function stops listening. */
   async listen(channels: Readonly<Record<string, (payload: string) => void>>): Promise<() => Promise<void>> {
     const client = new pg.Client({ connectionString: this.url });

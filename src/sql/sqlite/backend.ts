@@ -97,6 +97,12 @@ export class SqliteBackend implements Backend {
     this.jobHandlers.push(handler);
   }
 
+  /** In one process, waiting for the lock blocks no statement: it always runs. */
+  async exclusiveIfFree(name: string, fn: () => Promise<void>): Promise<boolean> {
+    await this.exclusive(name, fn);
+    return true;
+  }
+
   /** One process owns a SQLite data directory, so an in-process lock is enough. */
   async exclusive<T>(_name: string, fn: () => Promise<T>): Promise<T> {
     const previous = this.exclusiveChain;
