@@ -64,6 +64,8 @@ export interface RequestTriggerData {
   readonly count?: boolean;
   readonly isGet?: boolean;
   readonly objects?: readonly Record<string, unknown>[];
+  readonly file?: { readonly name: string; readonly url?: string; readonly contentType?: string };
+  readonly fileSize?: number | null;
   readonly user: string | null;
   readonly master: boolean;
   readonly installationId: string | null;

@@ -4,15 +4,18 @@ import type { AppWorker } from './host.ts';
 import type { Registered, TriggerRequestData, TriggerResult } from './protocol.ts';
 
 const WRITE_POINTS: ReadonlySet<string> = new Set<HookPoint>(['beforeSave', 'afterSave', 'beforeDelete', 'afterDelete']);
-const REQUEST_POINTS: ReadonlySet<string> = new Set<RequestPoint>(['beforeLogin', 'afterLogin', 'afterLogout', 'beforeFind', 'afterFind']);
+const REQUEST_POINTS: ReadonlySet<string> = new Set<RequestPoint>([
+  'beforeLogin', 'afterLogin', 'afterLogout', 'beforeFind', 'afterFind',
+  'beforeSaveFile', 'afterSaveFile', 'beforeDeleteFile', 'afterDeleteFile',
+]);
 const FIXED = ['objectId', 'createdAt', 'updatedAt'];
 
 /**
  * Attaches an app's save and delete triggers to its write pipeline observers (rest/write/hooks.ts).
  * One observer per point and class, added the first time the code defines that trigger and kept
  * across reloads: it asks whichever worker is current, and a trigger a reload dropped does nothing.
- * The triggers of logins, logouts and queries attach to the app's request triggers the same way.
- * File triggers are registered by the code but not run.
+ * The triggers of logins, logouts, queries and files attach to the app's request triggers
+ * (rest/request-triggers.ts) the same way.
  */
 export class TriggerAttachment {
   private readonly attached = new Set<string>();

@@ -1,6 +1,6 @@
-import type { FindParams } from './find.ts';
 import type { RequestContext, Result } from './context.ts';
-import { callerFields, type RequestTrigger } from './request-triggers.ts';
+import type { RequestTrigger } from './request-triggers.ts';
+import { callerFields } from './trigger-caller.ts';
 import { JsonText } from './encoded.ts';
 
 /** The query parameters a beforeFind sees and may replace. */
@@ -23,7 +23,7 @@ export function findTriggersOf(ctx: RequestContext, className: string): FindTrig
  * Runs a beforeFind: the query the client sent (its `where` parsed, its page checked) goes to the
  * trigger, and what the trigger answers replaces every part of it. A refusal is thrown as it is.
  */
-export async function queryAfterBeforeFind(ctx: RequestContext, className: string, trigger: RequestTrigger, params: FindParams, parsed: { where: unknown; limit?: number; skip?: number; count: boolean; isGet: boolean }): Promise<FindParams> {
+export async function queryAfterBeforeFind<Params extends Partial<Record<(typeof QUERY_PARTS)[number], unknown>>>(ctx: RequestContext, className: string, trigger: RequestTrigger, params: Params, parsed: { where: unknown; limit?: number; skip?: number; count: boolean; isGet: boolean }): Promise<Params> {
   const query: Record<string, unknown> = { where: parsed.where ?? {} };
   if (parsed.limit !== undefined) query.limit = parsed.limit;
   if (parsed.skip !== undefined) query.skip = parsed.skip;
@@ -34,7 +34,7 @@ export async function queryAfterBeforeFind(ctx: RequestContext, className: strin
   const replaced: Record<string, unknown> = { ...params };
   for (const part of QUERY_PARTS) replaced[part] = answer[part];
   if (replaced.where === undefined) replaced.where = {};
-  return replaced as FindParams;
+  return replaced as Params;
 }
 
 /** Runs an afterFind on the objects of an answer; what it answers replaces them. */

@@ -1,7 +1,10 @@
-import type { RequestContext } from './context.ts';
-
 /** The trigger points outside the write pipeline: the login events and queries (docs/cloud-code.md). */
-export type RequestPoint = 'beforeLogin' | 'afterLogin' | 'afterLogout' | 'beforeFind' | 'afterFind';
+export type RequestPoint =
+  | 'beforeLogin' | 'afterLogin' | 'afterLogout' | 'beforeFind' | 'afterFind'
+  | 'beforeSaveFile' | 'afterSaveFile' | 'beforeDeleteFile' | 'afterDeleteFile';
+
+/** The class name file triggers are registered under (Parse Server's). */
+export const FILE_CLASS = '@File';
 
 /** What a trigger of a request receives: Parse Server's request fields, as wire JSON. */
 export interface RequestTriggerCall {
@@ -14,6 +17,9 @@ export interface RequestTriggerCall {
   readonly isGet?: boolean;
   /** afterFind: the objects found. */
   readonly objects?: readonly Record<string, unknown>[];
+  /** File triggers: the file (its stored name and URL once it is stored), and its size when known. */
+  readonly file?: { readonly name: string; readonly url?: string; readonly contentType?: string };
+  readonly fileSize?: number | null;
   readonly user: string | null;
   readonly master: boolean;
   readonly installationId: string | null;
@@ -40,16 +46,4 @@ export class RequestTriggers {
     if (className === '_Session' && point !== 'afterLogout') return undefined;
     return this.triggers.get(`${point}.${className}`);
   }
-}
-
-/** The caller's fields of a trigger request. */
-export function callerFields(ctx: RequestContext): Pick<RequestTriggerCall, 'user' | 'master' | 'installationId' | 'ip' | 'headers'> {
-  return { user: ctx.auth.userId, master: ctx.auth.isMaster, installationId: ctx.auth.installationId, ip: ctx.clientIp, headers: plainHeaders(ctx.headers) };
-}
-
-function plainHeaders(headers: RequestContext['headers']): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!headers) return out;
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
-  return out;
 }

@@ -84,5 +84,25 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.equal(found.status, 200, found.text);
       assert.deepEqual(found.body.results.map((shelf: any) => shelf.name), ['back']);
     });
+
+    it('beforeSaveFile refuses an upload; afterSaveFile, beforeDeleteFile and afterDeleteFile see the stored file', async () => {
+      const refused = await app.post('/1/files/refused.txt', undefined, { raw: 'hello', headers: { 'Content-Type': 'text/plain' } });
+      assert.deepEqual([refused.status, refused.body], [400, { code: 130, error: 'no refused.txt of 5 bytes' }]);
+
+      const saved = await app.post('/1/files/note.txt', undefined, { raw: 'hello', headers: { 'Content-Type': 'text/plain' } });
+      assert.equal(saved.status, 201, saved.text);
+      const savedEvents = (await app.get('/1/classes/Event', { ...master, query: { where: { who: saved.body.name } } })).body.results;
+      assert.deepEqual(savedEvents.map((event: any) => [event.kind, event.url, event.size]), [['fileSaved', saved.body.url, 5]]);
+
+      const kept = await app.post('/1/files/keep.txt', undefined, { raw: 'x', headers: { 'Content-Type': 'text/plain' } });
+      const notDeleted = await app.delete(`/1/files/${kept.body.name}`, master);
+      assert.deepEqual([notDeleted.status, notDeleted.body], [403, { code: 119, error: 'this file is kept' }]);
+      assert.equal((await fetch(kept.body.url)).status, 200);
+
+      const deleted = await app.delete(`/1/files/${saved.body.name}`, master);
+      assert.deepEqual([deleted.status, deleted.body], [200, {}]);
+      const events = (await app.get('/1/classes/Event', { ...master, query: { where: { who: saved.body.name }, order: 'createdAt' } })).body.results;
+      assert.deepEqual(events.map((event: any) => [event.kind, event.url]), [['fileSaved', saved.body.url], ['fileDeleted', saved.body.url]]);
+    });
   });
 }

@@ -9,7 +9,8 @@ const QUERY_PARTS = ['where', 'order', 'limit', 'skip', 'keys', 'include', 'excl
 /**
  * Runs a trigger of a request that is no write (login, logout, find). Parse Server's request:
  * `object` (the user, the session), or `query`, `count`, `isGet` (beforeFind), or `objects`
- * (afterFind). Answers the beforeFind's query, the afterFind's results, or null.
+ * (afterFind), or `file`, `fileSize` (file triggers). Answers the beforeFind's query, the
+ * afterFind's results, or null.
  */
 export async function runRequestTrigger(defined: CloudDefinitions, sink: LogSink, triggerName: TriggerName, data: RequestTriggerData): Promise<unknown> {
   const definition = defined.trigger(triggerName, data.className);
@@ -29,6 +30,13 @@ export async function runRequestTrigger(defined: CloudDefinitions, sink: LogSink
     request.query = queryOf(data.className, data.query);
     request.count = data.count === true;
     request.isGet = data.isGet === true;
+  }
+  if (data.file) {
+    const file = Parse.File.fromJSON({ __type: 'File', name: data.file.name, url: data.file.url });
+    request.file = file;
+    // Parse Server's two names of the size; null for an upload whose size is not declared.
+    request.fileSize = data.fileSize ?? null;
+    request.contentLength = data.fileSize ?? null;
   }
   if (data.objects) request.objects = data.objects.map((json) => Parse.Object.fromJSON({ ...json, className: data.className }));
   return current.run({ kind: triggerName, name: data.className }, async () => {

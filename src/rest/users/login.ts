@@ -5,7 +5,7 @@ import type { StoredObject } from '../../storage/port.ts';
 import { ok, type RequestContext, type Result } from '../context.ts';
 import { renderUser, requiresVerifiedEmail, sessionFor, takeAuthAttempt, USER } from './common.ts';
 import { INTERNAL, writeUpdate } from '../write/pipeline.ts';
-import { callerFields } from '../request-triggers.ts';
+import { callerFields } from '../trigger-caller.ts';
 
 const INVALID = 'Invalid username/password.';
 const FAILED_COUNT = '_failed_login_count';
