@@ -85,6 +85,22 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.deepEqual(found.body.results.map((shelf: any) => shelf.name), ['back']);
     });
 
+    it('beforeFind is told of a get (isGet) and a count; the Session class runs no trigger', async () => {
+      const { objectId } = (await app.post('/1/classes/Note', { text: 'n' })).body;
+      const asked = async (path: string, query?: Record<string, string | number | object>) => {
+        const response = await app.get(path, { query });
+        assert.equal(response.status, 400, response.text);
+        return response.body.error;
+      };
+      assert.equal(await asked('/1/classes/Note', { where: { text: 'n' }, limit: 5 }), 'isGet false, count false, where {"text":"n"}, limit 5');
+      assert.equal(await asked('/1/classes/Note', { count: 1, limit: 0 }), 'isGet false, count true, where {}, limit 0');
+      assert.equal(await asked(`/1/classes/Note/${objectId}`), `isGet true, count false, where {"objectId":"${objectId}"}, limit undefined`);
+      const user = await signUp(app);
+      const sessions = await app.get('/1/sessions', as(user.sessionToken));
+      assert.equal(sessions.status, 200, sessions.text);
+      assert.equal(sessions.body.results.length, 1);
+    });
+
     it('beforeSaveFile refuses an upload; afterSaveFile, beforeDeleteFile and afterDeleteFile see the stored file', async () => {
       const refused = await app.post('/1/files/refused.txt', undefined, { raw: 'hello', headers: { 'Content-Type': 'text/plain' } });
       assert.deepEqual([refused.status, refused.body], [400, { code: 130, error: 'no refused.txt of 5 bytes' }]);
