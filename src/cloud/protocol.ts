@@ -52,10 +52,32 @@ export interface TriggerRequestData {
   readonly context: Record<string, unknown>;
 }
 
+/**
+ * A trigger of a request that is no write: a login's, a logout's, a query's. Its answer: for
+ * beforeFind the query to run (`{where, order, limit, skip, keys, include, excludeKeys}`), for
+ * afterFind the results (wire JSON), else null.
+ */
+export interface RequestTriggerData {
+  readonly className: string;
+  readonly object?: Record<string, unknown>;
+  readonly query?: Record<string, unknown>;
+  readonly count?: boolean;
+  readonly isGet?: boolean;
+  readonly objects?: readonly Record<string, unknown>[];
+  readonly file?: { readonly name: string; readonly url?: string; readonly contentType?: string };
+  readonly fileSize?: number | null;
+  readonly user: string | null;
+  readonly master: boolean;
+  readonly installationId: string | null;
+  readonly ip: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
 /** One call of a function or a trigger. */
 export type WorkerCall =
   | { readonly t: 'function'; readonly name: string; readonly request: FunctionRequestData }
-  | { readonly t: 'trigger'; readonly name: TriggerName; readonly request: TriggerRequestData };
+  | { readonly t: 'trigger'; readonly name: TriggerName; readonly request: TriggerRequestData }
+  | { readonly t: 'request'; readonly name: TriggerName; readonly request: RequestTriggerData };
 
 export type ToWorker = (WorkerCall & { readonly id: number }) | { readonly t: 'serverUrl'; readonly url: string };
 

@@ -1,15 +1,21 @@
 import type { HookObserver, HookPoint, HookRequest, WriteHooks } from '../rest/write/hooks.ts';
+import type { RequestPoint } from '../rest/request-triggers.ts';
 import type { AppWorker } from './host.ts';
 import type { Registered, TriggerRequestData, TriggerResult } from './protocol.ts';
 
 const WRITE_POINTS: ReadonlySet<string> = new Set<HookPoint>(['beforeSave', 'afterSave', 'beforeDelete', 'afterDelete']);
+const REQUEST_POINTS: ReadonlySet<string> = new Set<RequestPoint>([
+  'beforeLogin', 'afterLogin', 'afterLogout', 'beforeFind', 'afterFind',
+  'beforeSaveFile', 'afterSaveFile', 'beforeDeleteFile', 'afterDeleteFile',
+]);
 const FIXED = ['objectId', 'createdAt', 'updatedAt'];
 
 /**
  * Attaches an app's save and delete triggers to its write pipeline observers (rest/write/hooks.ts).
  * One observer per point and class, added the first time the code defines that trigger and kept
  * across reloads: it asks whichever worker is current, and a trigger a reload dropped does nothing.
- * Other kinds of trigger (beforeFind, beforeLogin, files…) are registered by the code but not run.
+ * The triggers of logins, logouts, queries and files attach to the app's request triggers
+ * (rest/request-triggers.ts) the same way.
  */
 export class TriggerAttachment {
   private readonly attached = new Set<string>();
@@ -23,11 +29,13 @@ export class TriggerAttachment {
 
   attach(registered: Registered): void {
     for (const { triggerName, className } of registered.triggers) {
-      if (!WRITE_POINTS.has(triggerName)) continue;
+      const write = WRITE_POINTS.has(triggerName);
+      if (!write && !REQUEST_POINTS.has(triggerName)) continue;
       const key = `${triggerName}.${className}`;
       if (this.attached.has(key)) continue;
       this.attached.add(key);
-      this.hooks.on(triggerName as HookPoint, className, this.observer(triggerName as HookPoint));
+      if (write) this.hooks.on(triggerName as HookPoint, className, this.observer(triggerName as HookPoint));
+      else this.hooks.requests.on(triggerName as RequestPoint, className, (call) => this.worker.call({ t: 'request', name: triggerName, request: call }));
     }
   }
 

@@ -9,6 +9,8 @@ import { fileTooLarge, SizeLimit } from '../files/limit.ts';
 import { parseRange } from '../files/range.ts';
 import { ok, type RequestContext, type Result } from './context.ts';
 import { fileUrl } from './render.ts';
+import { FILE_CLASS } from './request-triggers.ts';
+import { callerFields } from './trigger-caller.ts';
 
 /** The file store and the upload limit of this server (spec 8: 10 MB unless configured). */
 export interface Files {
@@ -39,6 +41,11 @@ export async function uploadFile(ctx: RequestContext, files: Files, command: Upl
   const name = newStoredName(command.fileName);
   const contentType = contentTypeFor(command.contentType, command.fileName);
   if (command.size !== null && command.size > files.sizeLimit) throw fileTooLarge(files.sizeLimit);
+  // Cloud code's beforeSaveFile may refuse the upload before a byte is read. It sees the name
+  // the client gave and the declared size; the bytes stream to the store, so it cannot replace them.
+  const triggers = ctx.app.hooks.requests;
+  const before = triggers.of('beforeSaveFile', FILE_CLASS);
+  if (before) await before({ className: FILE_CLASS, file: { name: command.fileName, contentType }, fileSize: command.size, ...callerFields(ctx) });
   // The callback only swallows the error here: pipeline hands it on to `body`, whose reader fails.
   const body = pipeline(command.body, new SizeLimit(files.sizeLimit), () => {});
   try {
@@ -49,6 +56,9 @@ export async function uploadFile(ctx: RequestContext, files: Files, command: Upl
     throw new ApiError(CATALOG.fileSaveError, 'The file could not be saved.', 500);
   }
   const url = fileUrl(ctx, name);
+  const after = triggers.of('afterSaveFile', FILE_CLASS);
+  // The file is stored: a failing afterSaveFile is logged (cloud code's log), never answered.
+  if (after) await after({ className: FILE_CLASS, file: { name, url, contentType }, fileSize: command.size, ...callerFields(ctx) }).catch(() => {});
   return ok({ url, name }, 201, { Location: url });
 }
 
@@ -83,6 +93,10 @@ async function isAnonymousUser(ctx: RequestContext, userId: string): Promise<boo
  */
 export async function deleteFile(ctx: RequestContext, files: Files, name: string): Promise<Result> {
   if (!ctx.auth.isMaster) throw Errors.operationForbidden('Deleting a file requires the master key.');
+  const triggers = ctx.app.hooks.requests;
+  const file = { name, url: fileUrl(ctx, name) };
+  const before = triggers.of('beforeDeleteFile', FILE_CLASS);
+  if (before) await before({ className: FILE_CLASS, file, ...callerFields(ctx) });
   let removed: boolean;
   try {
     removed = await files.storage.delete(locate(ctx.app.record, name));
@@ -91,6 +105,8 @@ export async function deleteFile(ctx: RequestContext, files: Files, name: string
     throw new ApiError(CATALOG.fileDeleteError, 'The file could not be deleted.', 500);
   }
   if (!removed) throw Errors.objectNotFound(`No file named ${JSON.stringify(name.slice(0, 200))}.`);
+  const after = triggers.of('afterDeleteFile', FILE_CLASS);
+  if (after) await after({ className: FILE_CLASS, file, ...callerFields(ctx) }).catch(() => {});
   return ok({});
 }
 

@@ -16,6 +16,7 @@ import { noteScan } from './scan-log.ts';
 import { guardReadsObjects, keepSecured, keepText, plannedText, securedKey, textKey } from './query-plans.ts';
 import { hintKey, parseHint } from '../query/hint.ts';
 import { explainBody, parseExplain } from './explain.ts';
+import { findTriggersOf, plainBody, queryAfterBeforeFind, resultsAfterAfterFind, type FindTriggers } from './find-triggers.ts';
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
@@ -46,6 +47,32 @@ export async function findObjects(ctx: RequestContext, className: string, params
  * from the schema as stored, once; its count, if it asked for one, was already taken.
  */
 export async function queryClass(ctx: RequestContext, className: string, params: FindParams, scope?: WhereNode): Promise<Result> {
+  const triggers = findTriggersOf(ctx, className);
+  return triggers ? queryWithTriggers(ctx, className, params, scope, triggers) : queryUntriggered(ctx, className, params, scope);
+}
+
+/** A query of cloud code's beforeFind and afterFind (find-triggers.ts): the first may replace the query, the second the results. */
+async function queryWithTriggers(ctx: RequestContext, className: string, params: FindParams, scope: WhereNode | undefined, triggers: FindTriggers): Promise<Result> {
+  let query = params;
+  if (triggers.before) {
+    const given = (value: unknown) => value !== undefined && value !== '';
+    query = await queryAfterBeforeFind(ctx, className, triggers.before, params, {
+      where: parseJsonParam(params.where, 'where'),
+      limit: given(params.limit) ? parseLimit(params.limit) : undefined,
+      skip: given(params.skip) ? parseSkip(params.skip) : undefined,
+      count: asksCount(params.count),
+      isGet: false,
+    });
+  }
+  const result = await queryUntriggered(ctx, className, query, scope);
+  if (!triggers.after) return result;
+  const body = plainBody(result);
+  const results = await resultsAfterAfterFind(ctx, className, triggers.after, body.results as Record<string, unknown>[]);
+  return results ? ok({ ...body, results }) : result;
+}
+
+/** A query as the client sent it, without triggers: find.ts's own path, and a get's whose beforeFind changed it. */
+export async function queryUntriggered(ctx: RequestContext, className: string, params: FindParams, scope?: WhereNode): Promise<Result> {
   try {
     return await answerQuery(ctx, className, params, scope);
   } catch (error) {
@@ -73,7 +100,7 @@ async function answerQuery(ctx: RequestContext, className: string, params: FindP
   const { parsed, order } = planned;
   const limit = parseLimit(params.limit);
   const skip = parseSkip(params.skip);
-  const withCount = params.count === '1' || params.count === 1 || params.count === true || params.count === 'true';
+  const withCount = asksCount(params.count);
   const shape = parseShape(params);
   // A class with no table runs no statement, so it has no plan either.
   if (!schema) return ok(explain ? explainBody([]) : withCount ? { results: [], count: 0 } : { results: [] });
@@ -111,6 +138,10 @@ async function answerQuery(ctx: RequestContext, className: string, params: FindP
   const results = await shapeResults(ctx, schema, objects, shape);
   hideProtected(ctx.auth, schema, objects, results);
   return ok(count === undefined ? { results } : { results, count });
+}
+
+function asksCount(count: unknown): boolean {
+  return count === '1' || count === 1 || count === true || count === 'true';
 }
 
 /** How inner queries and `$relatedTo` owners of this request are checked (auth/clp.ts). */

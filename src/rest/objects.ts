@@ -13,6 +13,8 @@ import { inPlaceChange } from './write/in-place.ts';
 import { NO_SHAPE, shapeResults, type Shape } from './shape.ts';
 import { assertGenericClass } from './class-access.ts';
 import { encodeObject, JsonText, sendableAsStored } from './encoded.ts';
+import { findTriggersOf, plainBody, queryAfterBeforeFind, resultsAfterAfterFind, type FindTriggers } from './find-triggers.ts';
+import { queryUntriggered } from './find.ts';
 
 /** POST /1/classes/<className> (spec 4.1): 201, Location, {objectId, createdAt}. */
 export async function createObject(ctx: RequestContext, className: string, body: unknown): Promise<Result> {
@@ -66,6 +68,37 @@ export function getObject(ctx: RequestContext, className: string, objectId: stri
 
 /** One object of any class, as the caller may see it: `get` permission, ACL, protected fields. */
 export async function readObject(ctx: RequestContext, className: string, objectId: string, shape: Shape = NO_SHAPE): Promise<Result> {
+  const triggers = findTriggersOf(ctx, className);
+  return triggers ? readWithTriggers(ctx, className, objectId, shape, triggers) : readUntriggered(ctx, className, objectId, shape);
+}
+
+/**
+ * A get with cloud code's beforeFind or afterFind, as Parse Server runs them: the beforeFind sees
+ * a query of the object's id (`isGet`); when it changes that query, the object is the first result
+ * of the changed query (a find, under the class's `find` permission); the afterFind may replace or
+ * drop the object (then 101).
+ */
+async function readWithTriggers(ctx: RequestContext, className: string, objectId: string, shape: Shape, triggers: FindTriggers): Promise<Result> {
+  let result: Result | null = null;
+  if (triggers.before) {
+    const byId = { where: { objectId } };
+    const query = await queryAfterBeforeFind(ctx, className, triggers.before, {}, { where: byId.where, count: false, isGet: true });
+    // Undefined parts drop out of the text: it equals the id's query when the trigger changed nothing.
+    if (JSON.stringify(query) !== JSON.stringify(byId)) {
+      const [first] = plainBody(await queryUntriggered(ctx, className, { ...query, limit: 1 })).results as Record<string, unknown>[];
+      if (!first) throw notFound(className, objectId);
+      result = ok(first);
+    }
+  }
+  result ??= await readUntriggered(ctx, className, objectId, shape);
+  if (!triggers.after) return result;
+  const objects = await resultsAfterAfterFind(ctx, className, triggers.after, [plainBody(result)]);
+  if (!objects) return result;
+  if (!objects[0]) throw notFound(className, objectId);
+  return ok(objects[0]);
+}
+
+async function readUntriggered(ctx: RequestContext, className: string, objectId: string, shape: Shape): Promise<Result> {
   const schema = ctx.app.schemas.loaded(className) ?? (await ctx.app.schemas.get(className));
   if (!schema) throw notFound(className, objectId);
   const grant = classGrant(ctx.auth, schema, 'get');

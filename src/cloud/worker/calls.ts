@@ -9,7 +9,7 @@ import type { CloudDefinitions, Definition } from './cloud-api.ts';
 export type LogSink = (level: LogLevel, kind: string, name: string, message: string) => void;
 
 /** Which call a line of `console.log` belongs to: async code keeps its call across awaits. */
-const current = new AsyncLocalStorage<{ kind: string; name: string }>();
+export const current = new AsyncLocalStorage<{ kind: string; name: string }>();
 
 /** `console.*` of the code: each line goes to the server's log, tagged with the call that wrote it. */
 export function routeConsole(sink: LogSink): void {
@@ -27,7 +27,7 @@ export class CallFailure {
   constructor(readonly code: number, readonly message: string) {}
 }
 
-function failureOf(error: unknown, fallback: number): CallFailure {
+export function failureOf(error: unknown, fallback: number): CallFailure {
   if (error instanceof Parse.Error) return new CallFailure(error.code, error.message);
   if (typeof error === 'string') return new CallFailure(fallback, error);
   if (error instanceof Error) return new CallFailure(fallback, error.message);
@@ -35,12 +35,12 @@ function failureOf(error: unknown, fallback: number): CallFailure {
   return new CallFailure(fallback, error === undefined ? 'Script failed.' : String(error));
 }
 
-function requestLog(sink: LogSink, kind: string, name: string) {
+export function requestLog(sink: LogSink, kind: string, name: string) {
   const line = (level: LogLevel) => (...args: unknown[]) => sink(level, kind, name, format(...args));
   return { info: line('info'), warn: line('warn'), error: line('error'), debug: line('debug'), verbose: line('debug'), silly: line('debug') };
 }
 
-async function validate(definition: Definition, request: Parameters<typeof checkValidator>[1]): Promise<boolean> {
+export async function validate(definition: Definition, request: Parameters<typeof checkValidator>[1]): Promise<boolean> {
   const { validator } = definition;
   if (!validator) return true;
   if (typeof validator === 'object' && (validator as ValidatorOptions).skipWithMasterKey && request.master) return false;

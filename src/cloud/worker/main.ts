@@ -4,6 +4,7 @@ import type { FromWorker, ToWorker, WorkerSetup } from '../protocol.ts';
 import { Parse, sdk } from './sdk.ts';
 import { installCloudApi } from './cloud-api.ts';
 import { CallFailure, routeConsole, runFunction, runTrigger, type LogSink } from './calls.ts';
+import { runRequestTrigger } from './request-calls.ts';
 
 /**
  * One app's cloud code, in a worker thread of its own (src/cloud/host.ts starts it): the global
@@ -32,7 +33,10 @@ port.on('message', (message: ToWorker) => {
     sdk.serverURL = message.url;
     return;
   }
-  const answer = message.t === 'function' ? runFunction(defined, sink, message.name, message.request) : runTrigger(defined, sink, message.name, message.request);
+  const answer =
+    message.t === 'function' ? runFunction(defined, sink, message.name, message.request)
+    : message.t === 'trigger' ? runTrigger(defined, sink, message.name, message.request)
+    : runRequestTrigger(defined, sink, message.name, message.request);
   answer.then(
     (value) => post({ t: 'done', id: message.id, value }),
     (error: unknown) => {

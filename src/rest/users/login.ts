@@ -5,6 +5,7 @@ import type { StoredObject } from '../../storage/port.ts';
 import { ok, type RequestContext, type Result } from '../context.ts';
 import { renderUser, requiresVerifiedEmail, sessionFor, takeAuthAttempt, USER } from './common.ts';
 import { INTERNAL, writeUpdate } from '../write/pipeline.ts';
+import { callerFields } from '../trigger-caller.ts';
 
 const INVALID = 'Invalid username/password.';
 const FAILED_COUNT = '_failed_login_count';
@@ -22,8 +23,16 @@ export const LOCKOUT_FIELDS = [FAILED_COUNT, LOCKED_UNTIL] as const;
  */
 export async function logIn(ctx: RequestContext, input: { username?: unknown; password?: unknown }): Promise<Result> {
   const user = await authenticate(ctx, input);
+  const rendered = await renderUser(ctx, user, true);
+  // Cloud code's beforeLogin may refuse the login: then no session is made.
+  const triggers = ctx.app.hooks.requests;
+  const before = triggers.of('beforeLogin', USER);
+  if (before) await before({ className: USER, object: rendered, ...callerFields(ctx) });
   const session = await ctx.app.sessions.create(sessionFor(ctx, user.objectId, 'login', 'password'));
-  return ok({ ...(await renderUser(ctx, user, true)), sessionToken: session.data.sessionToken });
+  const after = triggers.of('afterLogin', USER);
+  // The login is made: a failing afterLogin is logged (by cloud code's log), never answered.
+  if (after) await after({ className: USER, object: rendered, ...callerFields(ctx), user: user.objectId }).catch(() => {});
+  return ok({ ...rendered, sessionToken: session.data.sessionToken });
 }
 
 /**
@@ -130,6 +139,11 @@ export async function logOut(ctx: RequestContext): Promise<Result> {
   const session = ctx.auth.session;
   if (!session) throw Errors.invalidSessionToken('A valid session token is required to log out.');
   await ctx.app.sessions.remove(session.sessionId);
+  const after = ctx.app.hooks.requests.of('afterLogout', '_Session');
+  if (after) {
+    const object = { objectId: session.sessionId, sessionToken: session.token, user: { __type: 'Pointer', className: USER, objectId: session.userId } };
+    await after({ className: '_Session', object, ...callerFields(ctx) }).catch(() => {});
+  }
   return ok({});
 }
 

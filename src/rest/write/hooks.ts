@@ -1,4 +1,5 @@
 import type { AppStore, WriteStep } from '../../storage/port.ts';
+import { RequestTriggers } from '../request-triggers.ts';
 
 /** The named points of the write pipeline (pipeline.ts) where observers attach. */
 export type HookPoint = 'beforeSave' | 'afterSave' | 'beforeDelete' | 'afterDelete';
@@ -57,6 +58,8 @@ const NONE_QUEUED: readonly QueuedObserver[] = Object.freeze([]);
 export class WriteHooks {
   private readonly observers = new Map<string, HookObserver[]>();
   private readonly queued = new Map<string, QueuedObserver[]>();
+  /** The app's triggers of logins, logouts and queries, which are no writes but are the app's hooks too. */
+  readonly requests = new RequestTriggers();
 
   constructor(private readonly shared: WriteHooks | null = null) {}
 
