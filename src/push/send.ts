@@ -76,9 +76,9 @@ function text(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
+/** `badge`: the installation's new badge after `badge: "Increment"`. */
 function deviceOf(installation: StoredObject, badge: number | undefined): PushDevice {
   const { data } = installation;
-  const stored = typeof data.badge === 'number' ? data.badge : null;
   return {
     objectId: installation.objectId,
     deviceType: typeOf(installation),
@@ -86,7 +86,8 @@ function deviceOf(installation: StoredObject, badge: number | undefined): PushDe
     pushType: text(data.pushType),
     GCMSenderId: text(data.GCMSenderId),
     appIdentifier: text(data.appIdentifier),
-    badge: badge ?? stored,
+    // Only an incremented badge is the device's own; otherwise the push's `badge` (if any) is shown.
+    badge: badge ?? null,
   };
 }
 
