@@ -45,7 +45,7 @@ export async function sendPage(app: AppHandle, installations: readonly StoredObj
   for (const [name, group] of groups) {
     const increment = name === 'apns' && isIncrement(message.data.badge);
     const badges = increment ? await incrementBadges(app, group) : null;
-    const devices = group.map((installation) => deviceOf(installation, badges?.get(installation.objectId)));
+    const devices = group.map((installation) => deviceOf(installation, badges?.get(installation.objectId), isIncrement(message.data.badge)));
     let results: DeliveryResult[];
     try {
       results = await networks[name]!.send(devices, message);
@@ -76,9 +76,10 @@ function text(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-/** `badge`: the installation's new badge after `badge: "Increment"`. */
-function deviceOf(installation: StoredObject, badge: number | undefined): PushDevice {
+/** `badge`: the installation's new badge after `badge: "Increment"` (APNs devices). */
+function deviceOf(installation: StoredObject, badge: number | undefined, increment: boolean): PushDevice {
   const { data } = installation;
+  const stored = typeof data.badge === 'number' ? data.badge : null;
   return {
     objectId: installation.objectId,
     deviceType: typeOf(installation),
@@ -86,8 +87,8 @@ function deviceOf(installation: StoredObject, badge: number | undefined): PushDe
     pushType: text(data.pushType),
     GCMSenderId: text(data.GCMSenderId),
     appIdentifier: text(data.appIdentifier),
-    // Only an incremented badge is the device's own; otherwise the push's `badge` (if any) is shown.
-    badge: badge ?? null,
+    // With "Increment" a device shows its own badge (APNs devices the new one); otherwise the push's.
+    badge: badge ?? (increment ? stored : null),
   };
 }
 
