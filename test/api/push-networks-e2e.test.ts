@@ -124,5 +124,39 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       left(String(wnsOf(tokens.winrt)[0]!.headers['x-wns-ttl']));
       left(String(webOf(tokens.web)[0]!.headers.ttl));
     });
+    it('devices answered 429 with Retry-After are sent again after it and counted once', async () => {
+      const app = await server().app();
+      const { tokens } = await audience(server(), app, 'Busy');
+      const networks = server().networks;
+      networks.apns.script.set(tokens.ios, [{ status: 429, reason: 'TooManyRequests', headers: { 'retry-after': '1' } }, { status: 200 }]);
+      networks.fcm.script.set(tokens.android, [{ status: 429, body: { error: { code: 429, status: 'RESOURCE_EXHAUSTED', message: 'Quota exceeded.' } }, headers: { 'Retry-After': '1' } }, { status: 200, body: { name: 'projects/basalt-e2e/messages/1' } }]);
+      const { status } = await pushAndWait(app, { channels: ['Busy'], data: { alert: 'again' } });
+
+      assert.equal(status.status, 'succeeded', JSON.stringify(status));
+      assert.equal(status.numSent, 4);
+      assert.equal(status.numFailed, 0);
+      assert.deepEqual(status.sentPerType, { ios: 1, android: 1, winrt: 1, web: 1 });
+      assert.equal(status.errorMessage, undefined);
+      const apns = apnsOf(tokens.ios);
+      assert.equal(apns.length, 2);
+      assert.ok(apns[1]!.at - apns[0]!.at >= 1000, `sent again ${apns[1]!.at - apns[0]!.at} ms later, before its Retry-After`);
+      assert.equal(fcmOf(tokens.android).length, 2);
+      assert.equal(wnsOf(tokens.winrt).length, 1);
+      assert.equal(webOf(tokens.web).length, 1);
+    });
+
+    it('a device a network keeps refusing with 503 is tried five times, then counted failed once', async () => {
+      const app = await server().app();
+      const { tokens } = await audience(server(), app, 'Down');
+      server().networks.apns.script.set(tokens.ios, [{ status: 503, reason: 'ServiceUnavailable', headers: { 'retry-after': '0' } }]);
+      const { status } = await pushAndWait(app, { channels: ['Down'], data: { alert: 'x' } });
+
+      assert.equal(status.status, 'succeeded', JSON.stringify(status));
+      assert.equal(status.numSent, 3);
+      assert.equal(status.numFailed, 1);
+      assert.deepEqual(status.failedPerType, { ios: 1 });
+      assert.match(status.errorMessage, /ServiceUnavailable/);
+      assert.equal(apnsOf(tokens.ios).length, 5);
+    });
   });
 }
