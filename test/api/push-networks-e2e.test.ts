@@ -158,5 +158,27 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.match(status.errorMessage, /ServiceUnavailable/);
       assert.equal(apnsOf(tokens.ios).length, 5);
     });
+    it('a local push_time is sent per UTC offset through the networks, each batch at its own moment', async () => {
+      const app = await server().app();
+      const tokens = server().tokens();
+      // Offsets without daylight saving: 0, +5:30 and +9.
+      const zones = { ios: 'Atlantic/Reykjavik', android: 'Asia/Kolkata', winrt: 'Asia/Tokyo', web: 'Asia/Tokyo' } as const;
+      for (const deviceType of ['ios', 'android', 'winrt', 'web'] as const) await install(app, { deviceType, deviceToken: tokens[deviceType], channels: ['Local'], timeZone: zones[deviceType] });
+      const late = server().tokens();
+      await install(app, { deviceType: 'ios', deviceToken: late.ios, channels: ['Local'] });
+      // A wall time a few seconds ahead: still to come at UTC+0, long past at +5:30 and +9.
+      const wall = new Date(Date.now() + 3000).toISOString().slice(0, 19);
+      const { status } = await pushAndWait(app, { channels: ['Local'], data: { alert: 'local' }, push_time: wall });
+
+      assert.equal(status.status, 'succeeded', JSON.stringify(status));
+      assert.deepEqual(status.sentPerUTCOffset, { '0': 1, '5.5': 1, '9': 2 });
+      assert.deepEqual(status.failedPerUTCOffset, {});
+      assert.deepEqual(status.sentPerType, { ios: 1, android: 1, winrt: 1, web: 1 });
+      const [apns] = apnsOf(tokens.ios);
+      assert.ok(apns!.at >= Date.parse(`${wall}Z`), `UTC+0 was sent at ${new Date(apns!.at).toISOString()}, before ${wall}`);
+      assert.deepEqual([fcmOf(tokens.android).length, wnsOf(tokens.winrt).length, webOf(tokens.web).length], [1, 1, 1]);
+      // An installation without a timeZone is left out of a local-time push.
+      assert.deepEqual(apnsOf(late.ios), []);
+    });
   });
 }
