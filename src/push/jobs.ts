@@ -1,5 +1,6 @@
 import { PermanentJobError, type JobHelpers, type JobType, type JobTypes } from '../queue/types.ts';
-import { abandonPush, PUSH_PAGE_JOB, PUSH_PLAN_JOB, PUSH_REMOVE_JOB, removeStatus, runPage, runPlan, type PagePayload, type PipelineOptions } from './pipeline.ts';
+import { abandonPush, PUSH_PAGE_JOB, PUSH_PLAN_JOB, PUSH_REMOVE_JOB, PUSH_RETRY_JOB, removeStatus, runPage, runPlan, type PagePayload, type PipelineOptions, type RetryPayload } from './pipeline.ts';
+import { runRetry } from './retry.ts';
 
 /**
  * The push pipeline's job types. They are built by src/server.ts with the delivery networks and
@@ -15,11 +16,15 @@ export function pushJobTypes(options: PipelineOptions): JobTypes {
     parse: (payload) => statusId(payload, PUSH_PLAN_JOB),
     run: (pushStatusId, helpers) => lastAttemptFails(pushStatusId, helpers, () => runPlan(helpers.app, pushStatusId)),
   };
+  const retry: JobType<RetryPayload> = {
+    parse: parseRetry,
+    run: (payload, helpers) => lastAttemptFails(payload.pushStatusId, helpers, () => runRetry(helpers.app, payload, options, helpers.log)),
+  };
   const remove: JobType<string> = {
     parse: (payload) => statusId(payload, PUSH_REMOVE_JOB),
     run: (pushStatusId, { app }) => removeStatus(app, pushStatusId),
   };
-  return { [PUSH_PAGE_JOB]: page as JobType, [PUSH_PLAN_JOB]: plan as JobType, [PUSH_REMOVE_JOB]: remove as JobType };
+  return { [PUSH_PAGE_JOB]: page as JobType, [PUSH_PLAN_JOB]: plan as JobType, [PUSH_REMOVE_JOB]: remove as JobType, [PUSH_RETRY_JOB]: retry as JobType };
 }
 
 /** Runs a push's job; when its last attempt fails too, the push ends failed rather than stay unfinished. */
@@ -49,4 +54,13 @@ function parsePage(payload: unknown): PagePayload {
     throw new PermanentJobError(`${PUSH_PAGE_JOB}: the payload must have batch, after, expiresAt and zones`);
   }
   return { pushStatusId, batch, after, expiresAt, zones: zoneList as string[] | null };
+}
+
+function parseRetry(payload: unknown): RetryPayload {
+  const { key, attempt, ...page } = (payload ?? {}) as Record<string, unknown>;
+  const { pushStatusId, batch, expiresAt, zones } = parsePage({ ...page, after: '' });
+  if (typeof key !== 'string' || typeof attempt !== 'number' || !Number.isInteger(attempt) || attempt < 2) {
+    throw new PermanentJobError(`${PUSH_RETRY_JOB}: the payload must have key and attempt`);
+  }
+  return { pushStatusId, batch, key, attempt, expiresAt, zones };
 }

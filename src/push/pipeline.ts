@@ -14,6 +14,12 @@ import { instantOfWallTime, offsetKey } from './time.ts';
 export const PUSH_PAGE_JOB = 'push-page';
 export const PUSH_PLAN_JOB = 'push-plan';
 export const PUSH_REMOVE_JOB = 'push-remove';
+export const PUSH_RETRY_JOB = 'push-retry';
+
+/** Delivery attempts per device when a network answers 429 or 5xx (the first send included). */
+export const MAX_DELIVERY_ATTEMPTS = 5;
+/** The longest wait before another attempt, whatever Retry-After says. */
+const MAX_RETRY_DELAY_MS = 3_600_000;
 
 /** decisions.md "Push": a status is readable for 30 days, then removed by its own queued job. */
 export const PUSH_STATUS_LIFETIME_MS = 30 * 86_400_000;
@@ -36,6 +42,27 @@ export interface PipelineOptions {
 
 export function pageJob(payload: PagePayload, runAt?: number): NewJob {
   return runAt === undefined ? { type: PUSH_PAGE_JOB, payload } : { type: PUSH_PAGE_JOB, payload, runAt };
+}
+
+/** Another delivery attempt for the devices a page left to retry (BatchState.retry[key]). */
+export interface RetryPayload {
+  readonly pushStatusId: string;
+  readonly batch: string;
+  /** The cursor of the page the devices were in. */
+  readonly key: string;
+  /** The attempt this job makes (2 for the first retry). */
+  readonly attempt: number;
+  readonly expiresAt: number | null;
+  readonly zones: readonly string[] | null;
+}
+
+/**
+ * The job of the next attempt, due after the network's Retry-After when it gave one, else after
+ * a doubling back-off (1 s, 2 s, 4 s…); never more than an hour away.
+ */
+export function retryJob(payload: RetryPayload, retryAfterMs: number | null, now = Date.now()): NewJob {
+  const backoff = 1000 * 2 ** (payload.attempt - 2);
+  return { type: PUSH_RETRY_JOB, payload, runAt: now + Math.min(retryAfterMs ?? backoff, MAX_RETRY_DELAY_MS) };
 }
 
 /**
@@ -68,22 +95,30 @@ export async function runPage(app: AppHandle, payload: PagePayload, options: Pip
   } else {
     return;
   }
-  const outcome = expired ? expiredOutcome(payload) : await sendPage(app, page, messageOf(status, payload), await options.networks.networksOf(app.record), payload.zones ? payload.batch : null, log);
-  await change(app, payload, (current) => recordPage(current, payload.batch, payload.after, outcome, Date.now()), []);
+  if (expired) {
+    await change(app, payload, (current) => recordPage(current, payload.batch, payload.after, expiredOutcome(payload), Date.now()), []);
+    return;
+  }
+  const offset = payload.zones ? payload.batch : null;
+  const sent = await sendPage(app, page, messageOf(status, payload), await options.networks.networksOf(app.record), log, { offset, canRetry: MAX_DELIVERY_ATTEMPTS > 1, resend: false });
+  const { pushStatusId, batch, after, expiresAt, zones } = payload;
+  const retry = sent.retryIds.length > 0 ? { ids: sent.retryIds, attempt: 2 } : null;
+  const steps = retry ? [app.jobs.enqueueStep(retryJob({ pushStatusId, batch, key: after, attempt: 2, expiresAt, zones }, sent.retryAfterMs)).step] : [];
+  await change(app, payload, (current) => recordPage(current, batch, after, sent, Date.now(), retry), steps);
 }
 
-function messageOf(status: StoredObject, payload: PagePayload): PushMessage {
+export function messageOf(status: StoredObject, payload: { readonly pushStatusId: string; readonly expiresAt: number | null }): PushMessage {
   const data = JSON.parse(String(status.data.payload)) as Record<string, unknown>;
   return { pushStatusId: payload.pushStatusId, data, expiresAt: payload.expiresAt === null ? null : new Date(payload.expiresAt) };
 }
 
-function expiredOutcome(payload: PagePayload): PageOutcome {
+export function expiredOutcome(payload: { readonly batch: string; readonly expiresAt: number | null; readonly zones: readonly string[] | null }): PageOutcome {
   const where = payload.zones ? ` to UTC offset ${payload.batch}` : '';
   return { ...NOTHING, errors: [`The push expired at ${new Date(payload.expiresAt!).toISOString()} before it was sent${where}.`] };
 }
 
 /** Writes `next(status)` with `steps` in one transaction; false (and nothing written) when it is null. */
-async function change(app: AppHandle, payload: PagePayload, next: (status: StoredObject) => StoredObject | null, steps: readonly WriteStep[]): Promise<boolean> {
+export async function change(app: AppHandle, payload: { readonly pushStatusId: string }, next: (status: StoredObject) => StoredObject | null, steps: readonly WriteStep[]): Promise<boolean> {
   let changed = false;
   await writeUpdate(app, INTERNAL, {
     className: PUSH_STATUS,
@@ -106,7 +141,7 @@ async function change(app: AppHandle, payload: PagePayload, next: (status: Store
 const BY_OBJECT_ID = [] as const;
 
 /** The batch's audience as stored in the status (JSON, as Parse keeps it), with a token to send to. */
-function audienceOf(status: StoredObject, zones: readonly string[] | null): Record<string, unknown> {
+export function audienceOf(status: StoredObject, zones: readonly string[] | null): Record<string, unknown> {
   const where = JSON.parse(String(status.data.query)) as Record<string, unknown>;
   const parts: Record<string, unknown>[] = [where, { deviceToken: { $exists: true } }];
   if (zones) parts.push({ timeZone: { $in: zones } });

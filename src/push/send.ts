@@ -12,12 +12,28 @@ export interface SendLog {
   warn(fields: Record<string, unknown>, message: string): void;
 }
 
+export interface SendOptions {
+  /** The batch's UTC offset (local-time pushes). */
+  readonly offset: string | null;
+  /** Devices a network asks to try later (429, 5xx) are left for another attempt rather than failed. */
+  readonly canRetry: boolean;
+  /** The devices were sent to before (a retry): `badge: "Increment"` was applied then, not again. */
+  readonly resend: boolean;
+}
+
+/** A page's outcome, less the devices left for another attempt. */
+export interface SentPage extends PageOutcome {
+  readonly retryIds: readonly string[];
+  /** The longest Retry-After the networks asked for among them; null when none said. */
+  readonly retryAfterMs: number | null;
+}
+
 /**
  * Delivers one message to one page of installations: grouped by network, each group sent in
  * one call; a device type whose network the app has no credentials for counts as failed, with
  * the credential named. Tokens a network calls invalid are removed from their installations.
  */
-export async function sendPage(app: AppHandle, installations: readonly StoredObject[], message: PushMessage, networks: PushNetworks, offset: string | null, log: SendLog): Promise<PageOutcome> {
+export async function sendPage(app: AppHandle, installations: readonly StoredObject[], message: PushMessage, networks: PushNetworks, log: SendLog, options: SendOptions): Promise<SentPage> {
   const sentPerType: Record<string, number> = {};
   const failedPerType: Record<string, number> = {};
   const errors = new Set<string>();
@@ -42,10 +58,12 @@ export async function sendPage(app: AppHandle, installations: readonly StoredObj
     else groups.set(name, [installation]);
   }
   const invalid: PushDevice[] = [];
+  const retryIds: string[] = [];
+  let retryAfterMs: number | null = null;
   for (const [name, group] of groups) {
-    const increment = name === 'apns' && isIncrement(message.data.badge);
+    const increment = name === 'apns' && isIncrement(message.data.badge) && !options.resend;
     const badges = increment ? await incrementBadges(app, group) : null;
-    const devices = group.map((installation) => deviceOf(installation, badges?.get(installation.objectId)));
+    const devices = group.map((installation) => deviceOf(installation, badges?.get(installation.objectId), isIncrement(message.data.badge)));
     let results: DeliveryResult[];
     try {
       results = await networks[name]!.send(devices, message);
@@ -59,12 +77,15 @@ export async function sendPage(app: AppHandle, installations: readonly StoredObj
     for (const device of devices) {
       const result = byId.get(device.objectId);
       if (result?.ok) sentPerType[device.deviceType] = (sentPerType[device.deviceType] ?? 0) + 1;
-      else fail(device.deviceType, result?.error ?? `${name} gave no result for a device.`);
+      else if (result?.retryable && options.canRetry) {
+        retryIds.push(device.objectId);
+        if (result.retryAfterMs !== undefined) retryAfterMs = Math.max(retryAfterMs ?? 0, result.retryAfterMs);
+      } else fail(device.deviceType, result?.error ?? `${name} gave no result for a device.`);
       if (result?.invalidToken) invalid.push(device);
     }
   }
   for (const device of invalid) await removeToken(app, device);
-  return { sentPerType, failedPerType, errors: [...errors], offset };
+  return { sentPerType, failedPerType, errors: [...errors], offset: options.offset, retryIds, retryAfterMs };
 }
 
 function typeOf(installation: StoredObject): string {
@@ -76,7 +97,8 @@ function text(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-function deviceOf(installation: StoredObject, badge: number | undefined): PushDevice {
+/** `badge`: the installation's new badge after `badge: "Increment"` (APNs devices). */
+function deviceOf(installation: StoredObject, badge: number | undefined, increment: boolean): PushDevice {
   const { data } = installation;
   const stored = typeof data.badge === 'number' ? data.badge : null;
   return {
@@ -86,7 +108,8 @@ function deviceOf(installation: StoredObject, badge: number | undefined): PushDe
     pushType: text(data.pushType),
     GCMSenderId: text(data.GCMSenderId),
     appIdentifier: text(data.appIdentifier),
-    badge: badge ?? stored,
+    // With "Increment" a device shows its own badge (APNs devices the new one); otherwise the push's.
+    badge: badge ?? (increment ? stored : null),
   };
 }
 

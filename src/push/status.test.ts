@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { StoredObject } from '../storage/port.ts';
-import { claimPage, DONE, expireBatch, NEW_BATCH, recordPage } from './status.ts';
+import { claimPage, DONE, expireBatch, NEW_BATCH, recordPage, recordRetry } from './status.ts';
 
 const status = (data: Record<string, unknown>): StoredObject => ({ objectId: 'p1', createdAt: 'c', updatedAt: 'u', rperm: [], wperm: [], data: { status: 'pending', numSent: 0, numFailed: 0, sentPerType: {}, failedPerType: {}, ...data } });
 const page = (sent: Record<string, number>, failed: Record<string, number> = {}, errors: string[] = [], offset: string | null = null) => ({ sentPerType: sent, failedPerType: failed, errors, offset });
@@ -45,5 +45,23 @@ describe('_PushStatus pages', () => {
     assert.equal(expired.data.errorMessage, 'expired');
     assert.equal(claimPage(status({ status: 'canceled', checkpoints: { all: NEW_BATCH } }), 'all', '', 'a', true, 0), null);
     assert.equal(recordPage(status({ status: 'canceled', checkpoints: { all: { read: 'a', open: { '': 'a' } } } }), 'all', '', page({ ios: 1 }), 0), null);
+  });
+
+  it('devices left to retry keep the push running; each attempt is recorded once and counts them once', () => {
+    const claimed = claimPage(status({ checkpoints: { all: NEW_BATCH } }), 'all', '', 'obj9', false, 0)!;
+    const sent = recordPage(claimed, 'all', '', page({ android: 3 }), 0, { ids: ['a', 'b'], attempt: 2 })!;
+    assert.deepEqual(sent.data.checkpoints, { all: { read: DONE, open: {}, retry: { '': { ids: ['a', 'b'], attempt: 2 } } } });
+    assert.equal(sent.data.status, 'running');
+    assert.equal(sent.data.numSent, 3);
+    // The second attempt sends one; the other is left for the third.
+    const second = recordRetry(sent, 'all', '', 2, page({ ios: 1 }), 0, { ids: ['b'], attempt: 3 })!;
+    assert.equal(second.data.status, 'running');
+    assert.equal(recordRetry(second, 'all', '', 2, page({ ios: 1 }), 0, null), null);
+    const third = recordRetry(second, 'all', '', 3, page({}, { ios: 1 }, ['apns: 503']), 0, null)!;
+    assert.deepEqual(third.data.checkpoints, { all: { read: DONE, open: {} } });
+    assert.equal(third.data.status, 'succeeded');
+    assert.deepEqual([third.data.numSent, third.data.numFailed], [4, 1]);
+    assert.deepEqual(third.data.sentPerType, { android: 3, ios: 1 });
+    assert.equal(recordRetry(third, 'all', '', 3, page({ ios: 1 }), 0, null), null);
   });
 });

@@ -22,6 +22,14 @@ export const ALL = 'all';
 export interface BatchState {
   readonly read: string;
   readonly open: Readonly<Record<string, string>>;
+  /** Devices a network asked to try again later (429, 5xx), by the cursor of the page they were in. */
+  readonly retry?: Readonly<Record<string, RetryState>>;
+}
+
+/** The installations of one page still to be sent, and which delivery attempt sends them next. */
+export interface RetryState {
+  readonly ids: readonly string[];
+  readonly attempt: number;
 }
 
 export const NEW_BATCH: BatchState = { read: '', open: {} };
@@ -93,7 +101,7 @@ export function claimPage(current: StoredObject, batch: string, after: string, l
   const state = batchOf(current, batch);
   if (!state || state.read !== after) return null;
   const open = last === null ? state.open : { ...state.open, [after]: last };
-  const next = { read: full && last !== null ? last : DONE, open };
+  const next = { ...state, read: full && last !== null ? last : DONE, open };
   return withBatch(current, batch, next, {}, now);
 }
 
@@ -102,18 +110,36 @@ export function claimPage(current: StoredObject, batch: string, after: string, l
  * none has an open page, the push gets its final state. Null when the page is not open (it was
  * recorded already: a job run twice), so nothing is counted twice.
  */
-export function recordPage(current: StoredObject, batch: string, after: string, outcome: PageOutcome, now: number): StoredObject | null {
+export function recordPage(current: StoredObject, batch: string, after: string, outcome: PageOutcome, now: number, retry: RetryState | null = null): StoredObject | null {
   const state = batchOf(current, batch);
   if (!state || state.open[after] === undefined) return null;
   const { [after]: _closed, ...open } = state.open;
-  return withBatch(current, batch, { read: state.read, open }, outcome, now);
+  return withBatch(current, batch, withRetry({ ...state, open }, after, retry), outcome, now);
+}
+
+/**
+ * A page's devices were sent again (delivery attempt `attempt`): their counters are added, and
+ * those still to be tried (`retry`, or none) replace them. Null when that attempt was recorded
+ * already (a job run twice), so each device counts once.
+ */
+export function recordRetry(current: StoredObject, batch: string, key: string, attempt: number, outcome: PageOutcome, now: number, retry: RetryState | null): StoredObject | null {
+  const state = batchOf(current, batch);
+  if (!state || state.retry?.[key]?.attempt !== attempt) return null;
+  return withBatch(current, batch, withRetry(state, key, retry), outcome, now);
+}
+
+function withRetry(state: BatchState, key: string, retry: RetryState | null): BatchState {
+  const { [key]: _done, ...rest } = state.retry ?? {};
+  const all = retry ? { ...rest, [key]: retry } : rest;
+  const { retry: _old, ...base } = state;
+  return Object.keys(all).length > 0 ? { ...base, retry: all } : base;
 }
 
 /** The batch expired before its next page was read: no more pages are read, and why is kept. */
 export function expireBatch(current: StoredObject, batch: string, after: string, outcome: PageOutcome, now: number): StoredObject | null {
   const state = batchOf(current, batch);
   if (!state || state.read !== after) return null;
-  return withBatch(current, batch, { read: DONE, open: state.open }, outcome, now);
+  return withBatch(current, batch, { ...state, read: DONE }, outcome, now);
 }
 
 function withBatch(current: StoredObject, batch: string, state: BatchState, outcome: Partial<PageOutcome>, now: number): StoredObject {
@@ -138,7 +164,7 @@ function withBatch(current: StoredObject, batch: string, state: BatchState, outc
   const errors = new Set(typeof data.errorMessage === 'string' && data.errorMessage ? data.errorMessage.split('\n') : []);
   for (const error of outcome.errors ?? []) if (errors.size < MAX_ERRORS) errors.add(error);
   if (errors.size > 0) next.errorMessage = [...errors].join('\n');
-  const done = Object.values(checkpoints).every((each) => each.read === DONE && Object.keys(each.open).length === 0);
+  const done = Object.values(checkpoints).every((each) => each.read === DONE && Object.keys(each.open).length === 0 && Object.keys(each.retry ?? {}).length === 0);
   next.status = done ? finalState(next) : 'running';
   return { ...current, updatedAt: isoTimestamp(now), data: next };
 }

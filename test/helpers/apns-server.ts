@@ -15,6 +15,8 @@ export interface ApnsReceived {
   readonly payload: any;
   /** How the provider proved itself: its key id, or the client certificate's common name. */
   readonly auth: string;
+  /** When it arrived (epoch ms). */
+  readonly at: number;
 }
 
 export interface ScriptedAnswer {
@@ -102,7 +104,7 @@ export class ApnsServer {
     }
     if (typeof payload?.aps !== 'object') return answer(400, 'PayloadEmpty');
     const deviceToken = match[1]!;
-    this.received.push({ deviceToken, headers, payload, auth: auth.who! });
+    this.received.push({ deviceToken, headers, payload, auth: auth.who!, at: Date.now() });
     const scripted = this.script.get(deviceToken);
     const next = scripted && scripted.length > 1 ? scripted.shift()! : scripted?.[0];
     if (next) return answer(next.status, next.reason, next.headers);
