@@ -112,6 +112,13 @@ export class AppApi {
     return call('PUT', `${classPath(className)}/${encodeURIComponent(objectId)}`, this.headers(), fields);
   }
 
+  /** Creates objects in one `/1/batch` request (at most 50); answers each row's failure, or null. */
+  async createMany(className: string, objects: readonly Record<string, unknown>[]): Promise<({ code: number; error: string } | null)[]> {
+    const requests = objects.map((body) => ({ method: 'POST', path: classPath(className), body }));
+    const answers = await call<{ error?: { code: number; error: string } }[]>('POST', '/1/batch', this.headers(), { requests });
+    return answers.map((answer) => answer.error ?? null);
+  }
+
   /** Deletes in batches of 50 (the batch limit); answers the ids the server refused, with why. */
   async deleteMany(className: string, objectIds: readonly string[]): Promise<{ objectId: string; error: string }[]> {
     const refused: { objectId: string; error: string }[] = [];
