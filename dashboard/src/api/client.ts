@@ -112,6 +112,15 @@ export class AppApi {
     return call('PUT', `${classPath(className)}/${encodeURIComponent(objectId)}`, this.headers(), fields);
   }
 
+  getConfig(): Promise<{ params: Record<string, unknown>; masterKeyOnly?: Record<string, boolean> }> {
+    return call('GET', '/1/config', this.headers());
+  }
+
+  /** Sets the parameters named (a `{__op: Delete}` removes one), each with its masterKeyOnly flag. */
+  putConfig(params: Record<string, unknown>, masterKeyOnly: Record<string, boolean>): Promise<{ result: boolean }> {
+    return call('PUT', '/1/config', this.headers(), { params, masterKeyOnly });
+  }
+
   /** Creates objects in one `/1/batch` request (at most 50); answers each row's failure, or null. */
   async createMany(className: string, objects: readonly Record<string, unknown>[]): Promise<({ code: number; error: string } | null)[]> {
     const requests = objects.map((body) => ({ method: 'POST', path: classPath(className), body }));
