@@ -6,6 +6,7 @@ import { SignIn } from './pages/signin/SignIn.tsx';
 import { AppsPage } from './pages/apps/AppsPage.tsx';
 import { BrowserPage } from './pages/browser/BrowserPage.tsx';
 import { ConfigPage } from './pages/config/ConfigPage.tsx';
+import { SchemaPage } from './pages/schema/SchemaPage.tsx';
 import { navigate, useRoute } from './router.ts';
 
 export function App() {
@@ -43,7 +44,7 @@ function Shell() {
         </nav>
         <span className="spacer" />
         {session.apps.length > 1 && (
-          <select aria-label="Switch app" value={current?.applicationId ?? ''} onChange={(event) => navigate(route.page === 'apps' ? { page: 'apps', applicationId: event.target.value } : { page: route.page, applicationId: event.target.value })}>
+          <select aria-label="Switch app" value={current?.applicationId ?? ''} onChange={(event) => navigate(route.page === 'apps' ? { page: 'apps', applicationId: event.target.value } : route.page === 'config' ? { page: 'config', applicationId: event.target.value } : { page: 'browser', applicationId: event.target.value })}>
             {!current && <option value="">Switch app…</option>}
             {session.apps.map((app) => (
               <option key={app.applicationId} value={app.applicationId}>{app.appName}</option>
@@ -56,6 +57,8 @@ function Shell() {
       <main>
         {route.page === 'browser' ? (
           <BrowserPage key={route.applicationId} applicationId={route.applicationId} className={route.className} />
+        ) : route.page === 'schema' ? (
+          <SchemaPage key={`${route.applicationId}/${route.className}`} applicationId={route.applicationId} className={route.className} />
         ) : route.page === 'config' ? (
           <ConfigPage key={route.applicationId} applicationId={route.applicationId} />
         ) : (

@@ -1,5 +1,5 @@
 import { ApiFailure } from './errors.ts';
-import type { App, ClassSchema, FieldSchema, KeyName, ParseObject, Where } from './types.ts';
+import type { App, ClassSchema, FieldSchema, KeyName, ParseObject, ScanEntry, Where } from './types.ts';
 
 /**
  * The one module that talks to the server. Account calls (/1/apps) carry the account's email
@@ -87,6 +87,19 @@ export class AppApi {
 
   addField(className: string, name: string, field: FieldSchema): Promise<ClassSchema> {
     return call<ClassSchema>('PUT', `/1/schemas/${encodeURIComponent(className)}`, this.headers(), { className, fields: { [name]: field } });
+  }
+
+  schema(className: string): Promise<ClassSchema> {
+    return call<ClassSchema>('GET', `/1/schemas/${encodeURIComponent(className)}`, this.headers());
+  }
+
+  /** A change of fields, indexes or class-level permissions; answers the whole schema after it. */
+  updateSchema(className: string, change: { fields?: Record<string, unknown>; indexes?: Record<string, unknown>; classLevelPermissions?: unknown }): Promise<ClassSchema> {
+    return call<ClassSchema>('PUT', `/1/schemas/${encodeURIComponent(className)}`, this.headers(), { className, ...change });
+  }
+
+  async scans(): Promise<ScanEntry[]> {
+    return (await call<{ results: ScanEntry[] }>('GET', '/1/scans', this.headers())).results;
   }
 
   async count(className: string, where?: Where): Promise<number> {

@@ -12,6 +12,7 @@ import { FilterBar } from './FilterBar.tsx';
 import { ColumnChooser } from './ColumnChooser.tsx';
 import { AddColumnForm } from './SchemaForms.tsx';
 import { ExportImport } from './ExportImport.tsx';
+import { navigate } from '../../router.ts';
 
 /** One class: its filters, columns and rows, and the actions on rows. */
 export function ClassView(props: { api: AppApi; schema: ClassSchema; onSchemaChange(schema: ClassSchema): void }) {
@@ -80,6 +81,7 @@ export function ClassView(props: { api: AppApi; schema: ClassSchema; onSchemaCha
           Delete selected ({selected.size})
         </button>
         <ColumnChooser columns={columns} hidden={hidden} onChange={setHidden} />
+        <button type="button" onClick={() => navigate({ page: 'schema', applicationId: api.applicationId, className: schema.className })}>Schema</button>
         <AddColumnForm api={api} className={schema.className} onChanged={props.onSchemaChange} />
       </div>
       <ExportImport
