@@ -1,12 +1,14 @@
-import { useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import type { AccountCredentials } from './api/client.ts';
 import type { App as AppInfo } from './api/types.ts';
 import { SessionProvider, useSession } from './session.tsx';
 import { SignIn } from './pages/signin/SignIn.tsx';
 import { AppsPage } from './pages/apps/AppsPage.tsx';
 import { BrowserPage } from './pages/browser/BrowserPage.tsx';
-import { ConfigPage } from './pages/config/ConfigPage.tsx';
-import { SchemaPage } from './pages/schema/SchemaPage.tsx';
+
+// Pages opened less often than the data browser are their own chunks, read when first shown.
+const ConfigPage = lazy(() => import('./pages/config/ConfigPage.tsx').then((module) => ({ default: module.ConfigPage })));
+const SchemaPage = lazy(() => import('./pages/schema/SchemaPage.tsx').then((module) => ({ default: module.SchemaPage })));
 import { navigate, useRoute } from './router.ts';
 
 export function App() {
@@ -55,6 +57,7 @@ function Shell() {
         <button type="button" onClick={session.signOut}>Sign out</button>
       </header>
       <main>
+        <Suspense fallback={<p className="muted">Loading…</p>}>
         {route.page === 'browser' ? (
           <BrowserPage key={route.applicationId} applicationId={route.applicationId} className={route.className} />
         ) : route.page === 'schema' ? (
@@ -64,6 +67,7 @@ function Shell() {
         ) : (
           <AppsPage selected={route.applicationId} />
         )}
+        </Suspense>
       </main>
     </div>
   );
