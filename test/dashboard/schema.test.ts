@@ -90,13 +90,22 @@ eachBackend('dashboard: the schema page', (target) => {
     await editor.fill('{"find": {"*": true}, "fetch": {"*": true}}');
     await page.getByRole('button', { name: 'Save permissions' }).click();
     await page.getByRole('alert').filter({ hasText: '"fetch" is no operation' }).waitFor();
-    const permissions = { find: { 'role:admin': true }, count: { 'role:admin': true }, get: { requiresAuthentication: true }, create: { '*': true }, update: {}, delete: {}, addField: {} };
+    const permissions: Record<string, Record<string, boolean>> = { find: { 'role:admin': true }, count: { 'role:admin': true }, get: { requiresAuthentication: true }, create: { '*': true }, update: {}, delete: {}, addField: {} };
     await editor.fill(JSON.stringify(permissions));
     await page.getByRole('button', { name: 'Save permissions' }).click();
     await page.getByText('Saved the class-level permissions.').waitFor();
+    // The check boxes follow the JSON and write into it.
+    assert.equal(await page.getByLabel('Signed-in users: get').isChecked(), true);
+    assert.equal(await page.getByLabel('Anyone: find').isChecked(), false);
+    await page.getByLabel('Anyone: delete').check();
+    await page.getByLabel('Anyone: create').uncheck();
+    await page.getByRole('button', { name: 'Save permissions' }).click();
+    // After the save the editor shows the schema the server answered.
+    await page.waitForFunction(() => /"delete": \{\s*"\*": true/.test((document.querySelector('[aria-label="Class-level permissions as JSON"]') as HTMLTextAreaElement).value) && !/"create": \{\s*"\*"/.test((document.querySelector('[aria-label="Class-level permissions as JSON"]') as HTMLTextAreaElement).value));
     await screenshot(page, target, 'schema-02-permissions');
     const stored = (await schema()).classLevelPermissions;
-    for (const [operation, value] of Object.entries(permissions)) assert.deepEqual(stored[operation], value, operation);
+    const expected = { ...permissions, create: {}, delete: { '*': true } };
+    for (const [operation, value] of Object.entries(expected)) assert.deepEqual(stored[operation], value, operation);
     assert.equal((await client.get(`/1/classes/${className}`)).status, 403);
   });
 });

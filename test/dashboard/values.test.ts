@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { csvHeader, csvRows, csvValue, parseCsv, rowsFromCsv, rowsFromJson } from '../../dashboard/src/pages/browser/transfer.ts';
 import { parseValue, typeOfValue, valueText } from '../../dashboard/src/pages/config/config-values.ts';
-import { checkPermissions } from '../../dashboard/src/pages/schema/permissions.ts';
+import { checkPermissions, toggled } from '../../dashboard/src/pages/schema/permissions.ts';
 
 /**
  * The dashboard's text formats without a browser: CSV and JSON of export and import, config values
@@ -76,5 +76,13 @@ describe('dashboard: class-level permissions check', () => {
     assert.throws(() => checkPermissions('{"find": {"*": false}}'), /find\.\* is true/);
     assert.throws(() => checkPermissions('{"find": true}'), /find is an object/);
     assert.throws(() => checkPermissions('nope'), /not valid JSON/);
+  });
+
+  it('a check box grants or withdraws one principal of one operation, keeping the rest', () => {
+    const text = JSON.stringify({ find: { 'role:a': true }, get: { '*': true } });
+    assert.deepEqual(JSON.parse(toggled(text, 'find', '*', true)), { find: { 'role:a': true, '*': true }, get: { '*': true } });
+    assert.deepEqual(JSON.parse(toggled(text, 'get', '*', false)), { find: { 'role:a': true }, get: {} });
+    assert.deepEqual(JSON.parse(toggled(text, 'delete', 'requiresAuthentication', true)).delete, { requiresAuthentication: true });
+    assert.equal(toggled('{ half', 'find', '*', true), '{ half');
   });
 });

@@ -1,4 +1,4 @@
-const OPERATIONS = ['find', 'count', 'get', 'create', 'update', 'delete', 'addField'] as const;
+export const OPERATIONS = ['find', 'count', 'get', 'create', 'update', 'delete', 'addField'] as const;
 const OTHER_KEYS: ReadonlySet<string> = new Set(['protectedFields', 'readUserFields', 'writeUserFields']);
 
 /**
@@ -23,4 +23,18 @@ export function checkPermissions(text: string): Record<string, unknown> {
     }
   }
   return parsed as Record<string, unknown>;
+}
+
+/** The text with one principal of one operation granted or not; the text as it was when it is not valid JSON. */
+export function toggled(text: string, operation: string, principal: string, on: boolean): string {
+  let permissions: Record<string, Record<string, unknown>>;
+  try {
+    permissions = JSON.parse(text) as Record<string, Record<string, unknown>>;
+  } catch {
+    return text;
+  }
+  const grants = { ...(permissions[operation] ?? {}) };
+  if (on) grants[principal] = true;
+  else delete grants[principal];
+  return JSON.stringify({ ...permissions, [operation]: grants }, null, 2);
 }
