@@ -5,11 +5,15 @@ const BASE = '/dashboard';
 
 export type Route =
   | { readonly page: 'apps'; readonly applicationId?: string }
-  | { readonly page: 'browser'; readonly applicationId: string; readonly className?: string };
+  | { readonly page: 'browser'; readonly applicationId: string; readonly className?: string }
+  | { readonly page: 'config'; readonly applicationId: string }
+  | { readonly page: 'schema'; readonly applicationId: string; readonly className: string };
 
 export function parseRoute(pathname: string): Route {
   const parts = pathname.slice(BASE.length).split('/').filter(Boolean).map(decodeURIComponent);
   if (parts[0] === 'apps' && parts[1]) {
+    if (parts[2] === 'schema' && parts[3]) return { page: 'schema', applicationId: parts[1], className: parts[3] };
+    if (parts[2] === 'config') return { page: 'config', applicationId: parts[1] };
     if (parts[2] === 'browser') return { page: 'browser', applicationId: parts[1], ...(parts[3] ? { className: parts[3] } : {}) };
     return { page: 'apps', applicationId: parts[1] };
   }
@@ -18,6 +22,8 @@ export function parseRoute(pathname: string): Route {
 
 export function routePath(route: Route): string {
   const app = route.applicationId ? `/apps/${encodeURIComponent(route.applicationId)}` : '';
+  if (route.page === 'schema') return `${BASE}${app}/schema/${encodeURIComponent(route.className)}`;
+  if (route.page === 'config') return `${BASE}${app}/config`;
   if (route.page === 'browser') return `${BASE}${app}/browser${route.className ? `/${encodeURIComponent(route.className)}` : ''}`;
   return `${BASE}${app}`;
 }

@@ -1,5 +1,5 @@
 import { ApiFailure } from './errors.ts';
-import type { App, ClassSchema, FieldSchema, KeyName, ParseObject, Where } from './types.ts';
+import type { App, ClassSchema, FieldSchema, KeyName, ParseObject, ScanEntry, Where } from './types.ts';
 
 /**
  * The one module that talks to the server. Account calls (/1/apps) carry the account's email
@@ -89,6 +89,19 @@ export class AppApi {
     return call<ClassSchema>('PUT', `/1/schemas/${encodeURIComponent(className)}`, this.headers(), { className, fields: { [name]: field } });
   }
 
+  schema(className: string): Promise<ClassSchema> {
+    return call<ClassSchema>('GET', `/1/schemas/${encodeURIComponent(className)}`, this.headers());
+  }
+
+  /** A change of fields, indexes or class-level permissions; answers the whole schema after it. */
+  updateSchema(className: string, change: { fields?: Record<string, unknown>; indexes?: Record<string, unknown>; classLevelPermissions?: unknown }): Promise<ClassSchema> {
+    return call<ClassSchema>('PUT', `/1/schemas/${encodeURIComponent(className)}`, this.headers(), { className, ...change });
+  }
+
+  async scans(): Promise<ScanEntry[]> {
+    return (await call<{ results: ScanEntry[] }>('GET', '/1/scans', this.headers())).results;
+  }
+
   async count(className: string, where?: Where): Promise<number> {
     const query = new URLSearchParams({ count: '1', limit: '0' });
     if (where && Object.keys(where).length) query.set('where', JSON.stringify(where));
@@ -110,6 +123,22 @@ export class AppApi {
 
   update(className: string, objectId: string, fields: Record<string, unknown>): Promise<{ updatedAt: string }> {
     return call('PUT', `${classPath(className)}/${encodeURIComponent(objectId)}`, this.headers(), fields);
+  }
+
+  getConfig(): Promise<{ params: Record<string, unknown>; masterKeyOnly?: Record<string, boolean> }> {
+    return call('GET', '/1/config', this.headers());
+  }
+
+  /** Sets the parameters named (a `{__op: Delete}` removes one), each with its masterKeyOnly flag. */
+  putConfig(params: Record<string, unknown>, masterKeyOnly: Record<string, boolean>): Promise<{ result: boolean }> {
+    return call('PUT', '/1/config', this.headers(), { params, masterKeyOnly });
+  }
+
+  /** Creates objects in one `/1/batch` request (at most 50); answers each row's failure, or null. */
+  async createMany(className: string, objects: readonly Record<string, unknown>[]): Promise<({ code: number; error: string } | null)[]> {
+    const requests = objects.map((body) => ({ method: 'POST', path: classPath(className), body }));
+    const answers = await call<{ error?: { code: number; error: string } }[]>('POST', '/1/batch', this.headers(), { requests });
+    return answers.map((answer) => answer.error ?? null);
   }
 
   /** Deletes in batches of 50 (the batch limit); answers the ids the server refused, with why. */

@@ -20,6 +20,17 @@ export interface FieldSchema {
 export interface ClassSchema {
   readonly className: string;
   readonly fields: Readonly<Record<string, FieldSchema>>;
+  readonly classLevelPermissions?: Readonly<Record<string, unknown>>;
+  /** Index name → keys, each field 1, -1 or "text" (docs/api.md "Schemas"). */
+  readonly indexes?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+}
+
+/** One entry of GET /1/scans: the index that would serve a scanning query, or null. */
+export interface ScanEntry {
+  readonly className: string;
+  readonly index: Readonly<Record<string, 1 | -1 | 'text'>> | null;
+  readonly count: number;
+  readonly lastSeenAt: string;
 }
 
 /** An object as the API answers it: objectId, createdAt, updatedAt and the fields. */

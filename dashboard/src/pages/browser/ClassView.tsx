@@ -11,6 +11,8 @@ import { Grid } from './Grid.tsx';
 import { FilterBar } from './FilterBar.tsx';
 import { ColumnChooser } from './ColumnChooser.tsx';
 import { AddColumnForm } from './SchemaForms.tsx';
+import { ExportImport } from './ExportImport.tsx';
+import { navigate } from '../../router.ts';
 
 /** One class: its filters, columns and rows, and the actions on rows. */
 export function ClassView(props: { api: AppApi; schema: ClassSchema; onSchemaChange(schema: ClassSchema): void }) {
@@ -27,7 +29,8 @@ export function ClassView(props: { api: AppApi; schema: ClassSchema; onSchemaCha
   const [added, setAdded] = useState(0);
   const typeOf = useCallback((field: string) => columns.find((column) => column.name === field)?.type ?? 'String', [columns]);
   const where = useMemo(() => filtersWhere(filters, typeOf), [filters, typeOf]);
-  const rows = useRows(api, schema.className, where, sort);
+  const [epoch, setEpoch] = useState(0);
+  const rows = useRows(api, schema.className, where, sort, epoch);
   const shown = columns.filter((column) => !hidden.has(column.name));
 
   const edit = async (row: ParseObject, column: Column, value: unknown): Promise<string | null> => {
@@ -78,8 +81,24 @@ export function ClassView(props: { api: AppApi; schema: ClassSchema; onSchemaCha
           Delete selected ({selected.size})
         </button>
         <ColumnChooser columns={columns} hidden={hidden} onChange={setHidden} />
+        <button type="button" onClick={() => navigate({ page: 'schema', applicationId: api.applicationId, className: schema.className })}>Schema</button>
         <AddColumnForm api={api} className={schema.className} onChanged={props.onSchemaChange} />
       </div>
+      <ExportImport
+        api={api}
+        className={schema.className}
+        columns={columns}
+        where={where}
+        total={rows.total}
+        onImported={() => {
+          setEpoch((n) => n + 1);
+          // An import may have added columns: the class's schema is read again.
+          api.schemas().then((all) => {
+            const mine = all.find((s) => s.className === schema.className);
+            if (mine) props.onSchemaChange(mine);
+          }, () => undefined);
+        }}
+      />
       {confirmDelete && (
         <div className="confirm" role="alertdialog" aria-label="Confirm deletion">
           <span>

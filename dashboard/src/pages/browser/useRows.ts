@@ -20,7 +20,8 @@ export interface Rows {
 }
 
 /** The rows of a class under a filter and a sort, read page by page as the grid asks for more. */
-export function useRows(api: AppApi, className: string, where: Where, sort: Sort): Rows {
+/** `epoch` changes to read the rows again under the same filter (after an import). */
+export function useRows(api: AppApi, className: string, where: Where, sort: Sort, epoch = 0): Rows {
   const [rows, setRows] = useState<readonly ParseObject[]>([]);
   const [total, setTotal] = useState<number | undefined>(undefined);
   const [loading, setLoading] = useState(false);
@@ -58,7 +59,7 @@ export function useRows(api: AppApi, className: string, where: Where, sort: Sort
       },
     );
     // The filter by its JSON text: an equal filter built anew must not restart the reading.
-  }, [api, className, whereKey, sort]);
+  }, [api, className, whereKey, sort, epoch]);
 
   useEffect(() => {
     generation.current += 1;

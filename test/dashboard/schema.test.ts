@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { eachBackend } from '../helpers/each-backend.ts';
+import { newApp, unique, type AppClient } from '../helpers/client.ts';
+import { ADMIN } from '../helpers/targets.ts';
+import { launch, screenshot, signIn } from './browser.ts';
+
+/**
+ * The schema page (docs/dashboard.md "Schema"): a column added and one removed, an index created
+ * by hand and one from the suggestion of GET /1/scans, one dropped, and the class-level
+ * permissions edited as JSON; every change read back through GET /1/schemas/<className>.
+ */
+let browser: Browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+eachBackend('dashboard: the schema page', (target) => {
+  let client: AppClient;
+  let page: Page;
+  const className = unique('Shape');
+  const schema = async () => {
+    const answer = await client.get(`/1/schemas/${className}`, { key: 'master' });
+    assert.equal(answer.status, 200, answer.text);
+    return answer.body as { fields: Record<string, { type: string }>; indexes?: Record<string, unknown>; classLevelPermissions: Record<string, unknown> };
+  };
+
+  before(async () => {
+    // A threshold of 2 rows makes this 3-row class "large", so a query on color is counted as a scan.
+    client = await newApp(target, { rateLimits: { scanWarningRows: 2 } });
+    for (const color of ['a', 'b', 'c']) assert.equal((await client.post(`/1/classes/${className}`, { color, old: 1 }, { key: 'master' })).status, 201);
+    assert.equal((await client.get(`/1/classes/${className}`, { key: 'master', query: { where: { color: 'b' } } })).status, 200);
+    page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    await signIn(page, target);
+    await page.goto(`${target.url}/dashboard/apps/${client.app.applicationId}/schema/${className}`);
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: `Schema of ${className}` }).waitFor();
+  });
+  after(async () => {
+    await page?.close();
+  });
+
+  it('adds a column with its type and removes another after a confirmation', async () => {
+    await page.getByText('Add column').click();
+    await page.getByLabel('Column name').fill('level');
+    await page.getByLabel('Column type').selectOption('Number');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.locator('tr[data-field="level"]').waitFor();
+    await page.getByRole('button', { name: 'Remove column old' }).click();
+    await page.getByRole('alertdialog', { name: 'Confirm removing old' }).getByRole('button', { name: 'Remove' }).click();
+    await page.locator('tr[data-field="old"]').waitFor({ state: 'detached' });
+    const fields = (await schema()).fields;
+    assert.deepEqual(fields.level, { type: 'Number' });
+    assert.equal('old' in fields, false);
+    const objects = await client.get(`/1/classes/${className}`, { key: 'master' });
+    assert.ok(objects.body.results.every((object: Record<string, unknown>) => !('old' in object)));
+  });
+
+  it('creates an index by hand and one suggested by /1/scans, and drops one', async () => {
+    await page.getByLabel('Index name').fill('byLevel');
+    await page.getByLabel('Index field').selectOption('level');
+    await page.getByLabel('Index direction').selectOption('-1');
+    await page.getByRole('button', { name: 'Create index' }).click();
+    await page.locator('tr[data-index="byLevel"]').waitFor();
+    await page.getByRole('list', { name: 'Index suggestions' }).getByText('{"color":1}').waitFor();
+    await screenshot(page, target, 'schema-01-suggestion');
+    await page.getByRole('button', { name: 'Create by_color' }).click();
+    await page.locator('tr[data-index="by_color"]').waitFor();
+    // Served now, the suggestion is not offered again.
+    await page.getByRole('button', { name: 'Create by_color' }).waitFor({ state: 'detached' });
+    let indexes = (await schema()).indexes ?? {};
+    assert.deepEqual(indexes.byLevel, { level: -1 });
+    assert.deepEqual(indexes.by_color, { color: 1 });
+    await page.getByRole('button', { name: 'Drop index byLevel' }).click();
+    await page.getByRole('alertdialog', { name: 'Confirm dropping byLevel' }).getByRole('button', { name: 'Drop' }).click();
+    await page.locator('tr[data-index="byLevel"]').waitFor({ state: 'detached' });
+    indexes = (await schema()).indexes ?? {};
+    assert.equal('byLevel' in indexes, false);
+    assert.deepEqual(indexes.by_color, { color: 1 });
+  });
+
+  it('edits the class-level permissions as JSON, refusing what is not valid first', async () => {
+    const editor = page.getByLabel('Class-level permissions as JSON');
+    await editor.fill('{"find": {"*": true}, "fetch": {"*": true}}');
+    await page.getByRole('button', { name: 'Save permissions' }).click();
+    await page.getByRole('alert').filter({ hasText: '"fetch" is no operation' }).waitFor();
+    const permissions: Record<string, Record<string, boolean>> = { find: { 'role:admin': true }, count: { 'role:admin': true }, get: { requiresAuthentication: true }, create: { '*': true }, update: {}, delete: {}, addField: {} };
+    await editor.fill(JSON.stringify(permissions));
+    await page.getByRole('button', { name: 'Save permissions' }).click();
+    await page.getByText('Saved the class-level permissions.').waitFor();
+    // The check boxes follow the JSON and write into it.
+    assert.equal(await page.getByLabel('Signed-in users: get').isChecked(), true);
+    assert.equal(await page.getByLabel('Anyone: find').isChecked(), false);
+    await page.getByLabel('Anyone: delete').check();
+    await page.getByLabel('Anyone: create').uncheck();
+    await page.getByRole('button', { name: 'Save permissions' }).click();
+    // After the save the editor shows the schema the server answered.
+    await page.waitForFunction(() => /"delete": \{\s*"\*": true/.test((document.querySelector('[aria-label="Class-level permissions as JSON"]') as HTMLTextAreaElement).value) && !/"create": \{\s*"\*"/.test((document.querySelector('[aria-label="Class-level permissions as JSON"]') as HTMLTextAreaElement).value));
+    await screenshot(page, target, 'schema-02-permissions');
+    const stored = (await schema()).classLevelPermissions;
+    const expected = { ...permissions, create: {}, delete: { '*': true } };
+    for (const [operation, value] of Object.entries(expected)) assert.deepEqual(stored[operation], value, operation);
+    assert.equal((await client.get(`/1/classes/${className}`)).status, 403);
+  });
+});

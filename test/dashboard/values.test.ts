@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { csvHeader, csvRows, csvValue, parseCsv, rowsFromCsv, rowsFromJson } from '../../dashboard/src/pages/browser/transfer.ts';
+import { parseValue, typeOfValue, valueText } from '../../dashboard/src/pages/config/config-values.ts';
+import { checkPermissions, toggled } from '../../dashboard/src/pages/schema/permissions.ts';
+
+/**
+ * The dashboard's text formats without a browser: CSV and JSON of export and import, config values
+ * by type, the permissions check. Their use against the server is in the Chromium tests.
+ */
+describe('dashboard: CSV and JSON of export and import', () => {
+  const columns = [{ name: 'objectId', type: 'id' as const }, { name: 'name', type: 'String' as const }, { name: 'n', type: 'Number' as const }, { name: 'at', type: 'Date' as const }, { name: 'tags', type: 'Array' as const }];
+
+  it('writes typed values as text and quotes what CSV must, and reads them back by column type', () => {
+    const rows = [{ objectId: 'a1', name: 'x, "y"\nz', n: 3, at: { __type: 'Date', iso: '2024-01-01T00:00:00.000Z' }, tags: ['p', 1] }, { objectId: 'a2' }];
+    const text = csvHeader(columns) + csvRows(columns, rows);
+    assert.equal(text, 'objectId,name,n,at,tags\r\na1,"x, ""y""\nz",3,2024-01-01T00:00:00.000Z,"[""p"",1]"\r\na2,,,,\r\n');
+    const typeOf = (field: string) => columns.find((c) => c.name === field)?.type;
+    assert.deepEqual(rowsFromCsv(text, typeOf), [
+      { position: 2, fields: { name: 'x, "y"\nz', n: 3, at: { __type: 'Date', iso: '2024-01-01T00:00:00.000Z' }, tags: ['p', 1] } },
+      { position: 3, fields: {} },
+    ]);
+  });
+
+  it('refuses a cell that does not fit its column, naming the column', () => {
+    assert.deepEqual(rowsFromCsv('n,at\r\nabc,\r\n1,yesterday', () => undefined), [{ position: 2, fields: { n: 'abc' } }, { position: 3, fields: { n: 1, at: 'yesterday' } }]);
+    const typed = rowsFromCsv('n,at\nabc,\n1,yesterday\n', (f) => (f === 'n' ? 'Number' : 'Date'));
+    assert.deepEqual(typed, [{ position: 2, problem: 'n: "abc" is not a number' }, { position: 3, problem: 'at: "yesterday" is not a date' }]);
+  });
+
+  it('guesses the type of a column the class does not have', () => {
+    assert.equal(csvValue('12.5', undefined), 12.5);
+    assert.equal(csvValue('true', undefined), true);
+    assert.deepEqual(csvValue('{"a":1}', undefined), { a: 1 });
+    assert.equal(csvValue('007x', undefined), '007x');
+  });
+
+  it('parses CRLF, LF, a BOM and a last line without a break', () => {
+    assert.deepEqual(parseCsv('a,b\r\n1,2\n3,"4\r\n5"'), [['a', 'b'], ['1', '2'], ['3', '4\r\n5']]);
+    assert.deepEqual(rowsFromCsv('\uFEFFname\nx', () => 'String'), [{ position: 2, fields: { name: 'x' } }]);
+  });
+
+  it('reads a JSON array or {results}, leaving out the fields the server sets', () => {
+    assert.deepEqual(rowsFromJson('[{"objectId":"a","createdAt":"t","updatedAt":"t","n":1}, 5]'), [{ position: 1, fields: { n: 1 } }, { position: 2, problem: 'not an object' }]);
+    assert.deepEqual(rowsFromJson('{"results":[{"n":2}]}'), [{ position: 1, fields: { n: 2 } }]);
+    assert.throws(() => rowsFromJson('{"n":1}'), /no array/);
+  });
+});
+
+describe('dashboard: config values by type', () => {
+  it('round-trips every type through its text', () => {
+    const values = ['hi', 4.5, false, { __type: 'Date', iso: '2026-03-01T09:30:00.000Z' }, [1, 'a'], { a: { b: 1 } }, { __type: 'GeoPoint', latitude: 48.85, longitude: -2.35 }, { __type: 'File', name: 'f.png', url: 'http://x/f.png' }];
+    const types = values.map(typeOfValue);
+    assert.deepEqual(types, ['String', 'Number', 'Boolean', 'Date', 'Array', 'Object', 'GeoPoint', 'File']);
+    values.forEach((value, k) => assert.deepEqual(parseValue(valueText(value, types[k]!), types[k]!), value));
+  });
+
+  it('refuses a text that is not of its type', () => {
+    assert.throws(() => parseValue('', 'Number'), /Number/);
+    assert.throws(() => parseValue('yes', 'Boolean'), /Boolean/);
+    assert.throws(() => parseValue('91, 0', 'GeoPoint'), /Latitude/);
+    assert.throws(() => parseValue('1, 2, 3', 'GeoPoint'), /latitude, longitude/);
+    assert.throws(() => parseValue('{"a":1}', 'Array'), /Array/);
+    assert.throws(() => parseValue('[1]', 'Object'), /Object/);
+    assert.throws(() => parseValue('{"name":"f"}', 'File'), /File/);
+    assert.throws(() => parseValue('{', 'Object'), /not valid JSON/);
+  });
+});
+
+describe('dashboard: class-level permissions check', () => {
+  it('takes operations, pointerFields and the field lists, and names what it refuses', () => {
+    const ok = { find: { '*': true }, get: { pointerFields: ['owner'] }, addField: {}, protectedFields: { '*': ['secret'] }, readUserFields: ['owner'] };
+    assert.deepEqual(checkPermissions(JSON.stringify(ok)), ok);
+    assert.throws(() => checkPermissions('[]'), /JSON object/);
+    assert.throws(() => checkPermissions('{"fetch": {}}'), /"fetch" is no operation/);
+    assert.throws(() => checkPermissions('{"find": {"*": false}}'), /find\.\* is true/);
+    assert.throws(() => checkPermissions('{"find": true}'), /find is an object/);
+    assert.throws(() => checkPermissions('nope'), /not valid JSON/);
+  });
+
+  it('a check box grants or withdraws one principal of one operation, keeping the rest', () => {
+    const text = JSON.stringify({ find: { 'role:a': true }, get: { '*': true } });
+    assert.deepEqual(JSON.parse(toggled(text, 'find', '*', true)), { find: { 'role:a': true, '*': true }, get: { '*': true } });
+    assert.deepEqual(JSON.parse(toggled(text, 'get', '*', false)), { find: { 'role:a': true }, get: {} });
+    assert.deepEqual(JSON.parse(toggled(text, 'delete', 'requiresAuthentication', true)).delete, { requiresAuthentication: true });
+    assert.equal(toggled('{ half', 'find', '*', true), '{ half');
+  });
+});
