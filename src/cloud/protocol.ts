@@ -3,6 +3,7 @@
  * in Parse's wire JSON (`{__type: "Date", …}`): the worker decodes them into SDK objects and
  * encodes its answers back, so nothing but plain data crosses the thread boundary.
  */
+import type { RequestTriggerCall } from '../rest/request-triggers.ts';
 
 /** What the worker is started with (its `workerData`). */
 export interface WorkerSetup {
@@ -57,21 +58,7 @@ export interface TriggerRequestData {
  * beforeFind the query to run (`{where, order, limit, skip, keys, include, excludeKeys}`), for
  * afterFind the results (wire JSON), else null.
  */
-export interface RequestTriggerData {
-  readonly className: string;
-  readonly object?: Record<string, unknown>;
-  readonly query?: Record<string, unknown>;
-  readonly count?: boolean;
-  readonly isGet?: boolean;
-  readonly objects?: readonly Record<string, unknown>[];
-  readonly file?: { readonly name: string; readonly url?: string; readonly contentType?: string };
-  readonly fileSize?: number | null;
-  readonly user: string | null;
-  readonly master: boolean;
-  readonly installationId: string | null;
-  readonly ip: string;
-  readonly headers: Readonly<Record<string, string>>;
-}
+export type RequestTriggerData = RequestTriggerCall;
 
 /** One call of a function or a trigger. */
 export type WorkerCall =
