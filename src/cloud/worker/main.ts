@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import type { FromWorker, ToWorker, WorkerSetup } from '../protocol.ts';
 import { Parse, sdk } from './sdk.ts';
 import { installCloudApi } from './cloud-api.ts';
-import { CallFailure, routeConsole, runFunction, runTrigger, type LogSink } from './calls.ts';
+import { CallFailure, routeConsole, runFunction, runJob, runTrigger, type LogSink } from './calls.ts';
 
 /**
  * One app's cloud code, in a worker thread of its own (src/cloud/host.ts starts it): the global
@@ -32,7 +32,12 @@ port.on('message', (message: ToWorker) => {
     sdk.serverURL = message.url;
     return;
   }
-  const answer = message.t === 'function' ? runFunction(defined, sink, message.name, message.request) : runTrigger(defined, sink, message.name, message.request);
+  const answer =
+    message.t === 'function'
+      ? runFunction(defined, sink, message.name, message.request)
+      : message.t === 'job'
+        ? runJob(defined, sink, message.name, message.request, (text) => post({ t: 'jobMessage', id: message.id, message: text }))
+        : runTrigger(defined, sink, message.name, message.request);
   answer.then(
     (value) => post({ t: 'done', id: message.id, value }),
     (error: unknown) => {
