@@ -59,6 +59,17 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.equal(made[0]!.jobName, 'report');
     });
 
+    it('runs a job as Parse Dashboard\'s "Run now" asks: POST /1/jobs with the name in the body', async () => {
+      const tag = unique('tag');
+      const body = { description: 'Executing from job schedule web console.', input: { n: 5 }, jobName: 'report', when: 0, tag };
+      const response = await app.post('/1/jobs', body, MASTER);
+      assert.equal(response.status, 200, response.text);
+      const done = await finished(response.body.jobStatusId as string);
+      assert.equal(done.status, 'succeeded', JSON.stringify(done));
+      assert.deepEqual(done.params, body);
+      assertError(await app.post('/1/jobs', { jobName: 'nothing' }, MASTER), 400, 141);
+    });
+
     it('records a failing job as failed with its error', async () => {
       const response = await app.post('/1/jobs/explode', {}, MASTER);
       assert.equal(response.status, 200, response.text);

@@ -7,6 +7,8 @@ import { createSchedule, deleteSchedule, editSchedule, jobsData, listSchedules }
 export function jobRoutes(source: JobSource): AppRoute[] {
   return [
     { method: 'POST', path: '/1/jobs/:name', handler: (ctx, { params, body }) => startJob(ctx, source, params.name!, body) },
+    // Parse Dashboard's "Run now": the name in the body (`{jobName, input, description, when}`).
+    { method: 'POST', path: '/1/jobs', handler: (ctx, { body }) => startJob(ctx, source, null, body) },
     { method: 'GET', path: '/1/cloud_code/jobs/data', handler: (ctx) => jobsData(ctx, source) },
     { method: 'GET', path: '/1/cloud_code/jobs', handler: (ctx) => listSchedules(ctx) },
     { method: 'POST', path: '/1/cloud_code/jobs', handler: (ctx, { body }) => createSchedule(ctx, source, body) },

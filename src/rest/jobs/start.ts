@@ -21,10 +21,13 @@ export function unknownJob(): Error {
  * POST /1/jobs/<name> (decisions.md): writes the job's `_JobStatus` and its queue job in one
  * transaction and answers the status id; the queue runs it (run.ts). The body is the job's params.
  */
-export async function startJob(ctx: RequestContext, source: JobSource, jobName: string, body: unknown): Promise<Result> {
+export async function startJob(ctx: RequestContext, source: JobSource, named: string | null, body: unknown): Promise<Result> {
   assertMaster(ctx, 'Running a job');
-  if (!(await source.jobNames(ctx.app.record.applicationId)).includes(jobName)) throw unknownJob();
+  // Without a name in the path (Parse Dashboard's form), the body's jobName; the params are the
+  // whole body either way, as Parse Server gives them.
   const params = isPlainObject(body) ? (body as Record<string, unknown>) : {};
+  const jobName = named ?? (typeof params.jobName === 'string' ? params.jobName : '');
+  if (!(await source.jobNames(ctx.app.record.applicationId)).includes(jobName)) throw unknownJob();
   const id = await createJobRun(ctx.app, jobName, 'api', params, Date.now());
   ctx.log.info({ jobStatusId: id, jobName }, 'job queued');
   return ok({ jobStatusId: id }, 200, { 'X-Svc-Job-Status-Id': id, 'X-Parse-Job-Status-Id': id });
