@@ -114,7 +114,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.deepEqual(data.body, { in_use: [], jobs: ['report', 'explode', 'slow'] });
       assert.deepEqual((await fresh.get('/1/cloud_code/jobs', MASTER)).body, []);
       const startAfter = new Date(Date.now() + 24 * 3600_000).toISOString();
-      const created = await fresh.post('/1/cloud_code/jobs', { job_schedule: { jobName: 'slow', description: 'nightly', params: '{"ms":1}', startAfter, timeOfDay: '02:30:00.000Z' } }, MASTER);
+      const created = await fresh.post('/1/cloud_code/jobs', { job_schedule: { jobName: 'slow', description: 'nightly', params: '{"ms":1}', startAfter, timeOfDay: '02:30:00.000Z', repeatMinutes: 1440, daysOfWeek: [1, 1, 1, 1, 1, 1, 1] } }, MASTER);
       assert.equal(created.status, 201, created.text);
       assert.deepEqual(Object.keys(created.body).sort(), ['createdAt', 'objectId']);
       assert.deepEqual((await fresh.get('/1/cloud_code/jobs/data', MASTER)).body, { in_use: ['slow'], jobs: ['report', 'explode', 'slow'] });

@@ -8,7 +8,7 @@ import type { NewJob } from '../../storage/sql-jobs.ts';
 import { ok, type RequestContext, type Result } from '../context.ts';
 import { renderObject } from '../render.ts';
 import { INTERNAL, writeCreate, writeDelete, writeUpdate } from '../write/pipeline.ts';
-import { nextRun, parseTimeOfDay, type ScheduleTimes } from './schedule-time.ts';
+import { allowedDays, nextRun, parseTimeOfDay, type ScheduleTimes } from './schedule-time.ts';
 import type { JobSource } from './source.ts';
 import { assertMaster } from './start.ts';
 
@@ -29,8 +29,7 @@ export function timesOf(data: Readonly<Record<string, unknown>>, createdAt: stri
   const startAfter = typeof data.startAfter === 'string' && !Number.isNaN(Date.parse(data.startAfter)) ? Date.parse(data.startAfter) : Date.parse(createdAt);
   const repeat = typeof data.repeatMinutes === 'number' && data.repeatMinutes > 0 ? data.repeatMinutes : null;
   const timeOfDay = typeof data.timeOfDay === 'string' ? parseTimeOfDay(data.timeOfDay) : null;
-  const days = Array.isArray(data.daysOfWeek) ? data.daysOfWeek.map(Number).filter((day) => Number.isInteger(day) && day >= 0 && day <= 6) : null;
-  return { startAfter, repeatMinutes: repeat, timeOfDay, daysOfWeek: days };
+  return { startAfter, repeatMinutes: repeat, timeOfDay, daysOfWeek: allowedDays(data.daysOfWeek) };
 }
 
 export { nextRun };
