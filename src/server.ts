@@ -59,6 +59,12 @@ import { loadTestPushNetworks, NO_NETWORKS, type PushNetworksProvider } from './
 import { realPushNetworks } from './push/real-networks.ts';
 import { CloudCode } from './cloud/cloud-code.ts';
 import { scriptLogRoutes } from './http/routes/script-log.ts';
+import { jobRoutes } from './http/routes/jobs.ts';
+import { NO_JOBS } from './rest/jobs/source.ts';
+import { CLOUD_JOB } from './rest/jobs/status.ts';
+import { cloudJobType } from './rest/jobs/run.ts';
+import { SCHEDULE_RUN_JOB } from './rest/jobs/schedules.ts';
+import { scheduleRunJob } from './rest/jobs/schedule-run.ts';
 
 export interface BasaltServer {
   readonly http: FastifyInstance;
@@ -121,7 +127,9 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   }
   // Webhook deliveries and push pages are job types of src/webhooks and src/push (see delivery-job.ts for why they are added here).
   // Automatic indexes build under the backend's cross-process lock (rest/auto-index-job.ts).
-  const jobTypes: JobTypes = { ...JOB_TYPES, [WEBHOOK_JOB]: webhookJob as JobType, [AUTO_INDEX_JOB]: autoIndexJob(backend, config.autoIndexMaxPerClass) as JobType, ...pushJobTypes({ networks: pushNetworks, pageSize: config.pushPageSize }) };
+  // Cloud code jobs and schedule runs too (src/rest/jobs): they use the write pipeline.
+  const jobs = cloud ?? NO_JOBS;
+  const jobTypes: JobTypes = { ...JOB_TYPES, [CLOUD_JOB]: cloudJobType(jobs) as JobType, [SCHEDULE_RUN_JOB]: scheduleRunJob as JobType, [WEBHOOK_JOB]: webhookJob as JobType, [AUTO_INDEX_JOB]: autoIndexJob(backend, config.autoIndexMaxPerClass) as JobType, ...pushJobTypes({ networks: pushNetworks, pageSize: config.pushPageSize }) };
   const system = new SqlSystemStore(backend);
   const apps = new AppRegistry(backend, system, hooks, sessionWrites, (type) => jobTypes[type]?.maxAttempts ?? config.queueMaxAttempts);
   // Before any app opens: each app's hooks are read as it opens, before its first write.
@@ -203,7 +211,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   // The batch route dispatches through the same table it is part of.
   let table: RouteTable;
   // Built-in classes' routes come first: their /1/classes/_X paths must win over the generic ones.
-  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes, ...functionRoutes(functions), ...hookRoutes(webhooks), ...pushRoutes, ...scriptLogRoutes(cloud), ...unbuiltListRoutes, batchRoute(() => table)]);
+  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes, ...functionRoutes(functions), ...hookRoutes(webhooks), ...pushRoutes, ...scriptLogRoutes(cloud), ...jobRoutes(jobs), ...unbuiltListRoutes, batchRoute(() => table)]);
   registerAppRoutes(http, deps, table);
   const front = new DirectFront(deps, table, http.log as unknown as Logger, answerHooks);
   http.addHook('preClose', (done) => {

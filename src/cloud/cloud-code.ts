@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { FunctionCall, FunctionRunner, FunctionSource } from '../rest/functions.ts';
 import type { ScriptLogLine, ScriptLogSource } from '../rest/script-log.ts';
 import type { WriteHooks } from '../rest/write/hooks.ts';
+import type { JobSource } from '../rest/jobs/source.ts';
 import type { AppRecord } from '../apps/types.ts';
 import { AppWorker, type HostLimits } from './host.ts';
 import { entryOf, type CodeLocations } from './locate.ts';
@@ -24,7 +25,7 @@ export interface OpenedApp {
  * its save and delete triggers observers of the app's write pipeline, its log lines kept for
  * GET /1/scriptlog.
  */
-export class CloudCode implements FunctionSource, ScriptLogSource {
+export class CloudCode implements FunctionSource, ScriptLogSource, JobSource {
   private readonly workers = new Map<string, AppWorker>();
   private readonly watchers: FSWatcher[] = [];
   private defaultAppId: string | null = null;
@@ -100,6 +101,17 @@ export class CloudCode implements FunctionSource, ScriptLogSource {
           context: contextOf(call.headers),
         },
       });
+  }
+
+  async jobNames(applicationId: string): Promise<readonly string[]> {
+    const registered = await this.workers.get(applicationId)?.loadedRegistration();
+    return registered?.jobs ?? [];
+  }
+
+  async runJob(applicationId: string, jobName: string, params: Record<string, unknown>, onMessage: (message: string) => void): Promise<void> {
+    const worker = this.workers.get(applicationId);
+    if (!worker) throw new Error(`the app has no cloud code to run the job ${jobName}`);
+    await worker.call({ t: 'job', name: jobName, request: { params } }, onMessage);
   }
 
   linesOf(applicationId: string): readonly ScriptLogLine[] {

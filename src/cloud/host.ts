@@ -15,6 +15,14 @@ interface Pending {
   readonly reject: (error: ApiError) => void;
   readonly label: string;
   timer: NodeJS.Timeout | null;
+  /** A job's status messages. */
+  readonly onMessage?: ((message: string) => void) | undefined;
+}
+
+function labelOf(call: WorkerCall): string {
+  if (call.t === 'function') return `function "${call.name}"`;
+  if (call.t === 'job') return `job "${call.name}"`;
+  return `${call.name} trigger of ${call.request.className}`;
 }
 
 /**
@@ -86,16 +94,17 @@ class Generation {
     this.ready.catch(() => {});
   }
 
-  call(call: WorkerCall): Promise<unknown> {
+  call(call: WorkerCall, onMessage?: (message: string) => void): Promise<unknown> {
     const id = this.nextId++;
-    const label = call.t === 'function' ? `function "${call.name}"` : `${call.name} trigger of ${call.request.className}`;
+    const label = labelOf(call);
     return new Promise((resolve, reject) => {
       if (this.stopped) {
         reject(cloudError(SCRIPT_FAILED, `Cloud code ${label} failed: the app's cloud code ${this.stopped}`));
         return;
       }
-      const pending: Pending = { resolve, reject, label, timer: null };
-      pending.timer = setTimeout(() => {
+      const pending: Pending = { resolve, reject, label, timer: null, onMessage };
+      // Jobs have no time limit (issue 17): they are the place for work longer than a request.
+      if (call.t !== 'job') pending.timer = setTimeout(() => {
         this.pending.delete(id);
         reject(cloudError(SCRIPT_FAILED, `Cloud code ${label} did not finish within ${this.limits.timeoutMs} ms; the app's worker is restarted`));
         this.stop(`was restarted after ${label} ran past ${this.limits.timeoutMs} ms`);
@@ -130,6 +139,10 @@ class Generation {
     if (message.t === 'ready' || message.t === 'loadFailed') return;
     const pending = this.pending.get(message.id);
     if (!pending) return;
+    if (message.t === 'jobMessage') {
+      pending.onMessage?.(message.message);
+      return;
+    }
     this.pending.delete(message.id);
     if (pending.timer) clearTimeout(pending.timer);
     if (message.t === 'done') pending.resolve(message.value);
@@ -190,7 +203,7 @@ export class AppWorker {
   }
 
   /** Runs one call on the current worker; fails with the call's own error, or 141 when the worker stops. */
-  async call(call: WorkerCall): Promise<unknown> {
+  async call(call: WorkerCall, onMessage?: (message: string) => void): Promise<unknown> {
     let generation: Generation;
     try {
       if (!this.current) {
@@ -203,11 +216,25 @@ export class AppWorker {
       throw cloudError(SCRIPT_FAILED, `The app's ${(error as Error).message}`);
     }
     try {
-      return await generation.call(call);
+      return await generation.call(call, onMessage);
     } catch (error) {
-      const [kind, name] = call.t === 'function' ? ['function', call.name] : [call.name, call.request.className];
-      this.write('error', kind, name, `Failed running ${kind === 'function' ? 'cloud function' : kind + ' trigger of'} ${name}: ${(error as Error).message}`);
+      const [kind, name] = call.t === 'trigger' ? [call.name, call.request.className] : [call.t, call.name];
+      const what = call.t === 'function' ? 'cloud function' : call.t === 'job' ? 'job' : `${kind} trigger of`;
+      this.write('error', kind, name, `Failed running ${what} ${name}: ${(error as Error).message}`);
       throw error;
+    }
+  }
+
+  /** What the code registered, once its worker has loaded (null when it cannot load). */
+  async loadedRegistration(): Promise<Registered | null> {
+    try {
+      if (!this.current) {
+        if (this.loadError) return null;
+        await this.start();
+      }
+      return await this.current!.ready;
+    } catch {
+      return null;
     }
   }
 

@@ -60,11 +60,16 @@ export interface TriggerRequestData {
  */
 export type RequestTriggerData = RequestTriggerCall;
 
-/** One call of a function or a trigger. */
+export interface JobRequestData {
+  readonly params: Record<string, unknown>;
+}
+
+/** One call of a function, a trigger or a job (a job has no time limit: it may run for hours). */
 export type WorkerCall =
   | { readonly t: 'function'; readonly name: string; readonly request: FunctionRequestData }
   | { readonly t: 'trigger'; readonly name: TriggerName; readonly request: TriggerRequestData }
-  | { readonly t: 'request'; readonly name: TriggerName; readonly request: RequestTriggerData };
+  | { readonly t: 'request'; readonly name: TriggerName; readonly request: RequestTriggerData }
+  | { readonly t: 'job'; readonly name: string; readonly request: JobRequestData };
 
 export type ToWorker = (WorkerCall & { readonly id: number }) | { readonly t: 'serverUrl'; readonly url: string };
 
@@ -79,6 +84,8 @@ export type FromWorker =
   | { readonly t: 'loadFailed'; readonly message: string }
   | { readonly t: 'done'; readonly id: number; readonly value: unknown }
   | { readonly t: 'failed'; readonly id: number; readonly code: number; readonly message: string }
+  /** A running job's `request.message(text)`: its status message, written by the server. */
+  | { readonly t: 'jobMessage'; readonly id: number; readonly message: string }
   | { readonly t: 'log'; readonly level: LogLevel; readonly kind: string; readonly name: string; readonly message: string };
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';

@@ -21,8 +21,8 @@ const FEATURES = deepFreeze({
   globalConfig: { create: true, read: true, update: true, delete: true },
   // Function and trigger hooks (rest/hooks.ts, src/webhooks).
   hooks: { create: true, read: true, update: true, delete: true },
-  // Cloud code runs (src/cloud), but its jobs do not yet.
-  cloudCode: { jobs: false },
+  // Cloud code jobs run through the queue, and their schedules run (src/rest/jobs).
+  cloudCode: { jobs: true },
   // GET /1/scriptlog pages through the recent lines of the app's cloud code by these parameters.
   logs: { level: true, size: true, order: true, until: true, from: true },
   // POST /1/push sends at once or at push_time; _PushStatus keeps each push for 30 days. No

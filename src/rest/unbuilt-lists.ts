@@ -2,17 +2,13 @@ import { Errors } from '../errors/index.ts';
 import { ok, type RequestContext, type Result } from './context.ts';
 
 /**
- * The list endpoints of features Basalt does not have yet (cloud code jobs, push audiences). Parse Dashboard reads some of them when a page opens; a 404 there
+ * The list endpoints of features Basalt does not have yet (push audiences). Parse Dashboard reads some of them when a page opens; a 404 there
  * shows as a broken page, while an empty list is the truth: there is nothing of the kind. Each
  * answers in Parse Server's shape for the list, master key only as there, until the feature exists.
  */
-export type UnbuiltList = 'jobs' | 'jobsData' | 'pushAudiences';
+export type UnbuiltList = 'pushAudiences';
 
 const EMPTY: Record<UnbuiltList, () => unknown> = {
-  // Parse Server: the scheduled jobs, an array.
-  jobs: () => [],
-  // Parse Server: the job names deployed in cloud code and those some schedule uses.
-  jobsData: () => ({ in_use: [], jobs: [] }),
   // Parse Server: a query answer over _Audience.
   pushAudiences: () => ({ results: [] }),
 };

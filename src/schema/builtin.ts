@@ -93,6 +93,37 @@ const BUILTIN: Readonly<Record<string, BuiltinClass>> = {
     unique: [],
     indexed: [],
   },
+  // Cloud code jobs (src/rest/jobs): a run's status, and the schedules Parse Dashboard edits
+  // (its field shapes: params as JSON text, startAfter ISO text, timeOfDay "HH:MM:SS.mmmZ"),
+  // plus nextRunAt, when the schedule runs next.
+  _JobStatus: {
+    fields: {
+      jobName: { type: 'String' },
+      source: { type: 'String' },
+      status: { type: 'String' },
+      message: { type: 'String' },
+      params: { type: 'Object' },
+      startedAt: { type: 'Date' },
+      finishedAt: { type: 'Date' },
+    },
+    unique: [],
+    indexed: [],
+  },
+  _JobSchedule: {
+    fields: {
+      jobName: { type: 'String' },
+      description: { type: 'String' },
+      params: { type: 'String' },
+      startAfter: { type: 'String' },
+      daysOfWeek: { type: 'Array' },
+      timeOfDay: { type: 'String' },
+      lastRun: { type: 'Number' },
+      repeatMinutes: { type: 'Number' },
+      nextRunAt: { type: 'Date' },
+    },
+    unique: [],
+    indexed: [],
+  },
 };
 
 /**

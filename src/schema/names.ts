@@ -1,7 +1,7 @@
 import { Errors } from '../errors/index.ts';
 
 /** Built-in classes Basalt knows; any other name starting with "_" is refused. */
-export const SYSTEM_CLASSES = ['_User', '_Role', '_Session', '_Installation', '_PushStatus', '_JobStatus', '_Audience', '_Hooks'] as const;
+export const SYSTEM_CLASSES = ['_User', '_Role', '_Session', '_Installation', '_PushStatus', '_JobStatus', '_JobSchedule', '_Audience', '_Hooks'] as const;
 
 const CLASS_NAME = /^[A-Za-z][A-Za-z0-9_]{0,59}$/;
 const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,127}$/;

@@ -445,7 +445,7 @@ eachBackend('write rules', (target) => {
     // _User, _Session, _Role and _Installation are served at /1/classes/<class> as at their own
     // endpoints (test/api/users-class-paths.test.ts, sessions-class-paths.test.ts, roles.test.ts,
     // installations.test.ts). The server's other records are read-only there, for the master key only.
-    for (const cls of ['_PushStatus', '_JobStatus', '_Audience']) {
+    for (const cls of ['_PushStatus', '_JobStatus', '_JobSchedule', '_Audience']) {
       for (const key of ['rest', 'master'] as const) {
         assertError(await app.post(`/1/classes/${cls}`, { name: 'n' }, { key }), 403, 119, `${cls} ${key}`);
         assertError(await app.put(`/1/classes/${cls}/abcdefghij`, { name: 'n' }, { key }), 403, 119, `${cls} ${key}`);

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { format } from 'node:util';
-import type { FunctionRequestData, LogLevel, TriggerName, TriggerRequestData, TriggerResult } from '../protocol.ts';
+import type { FunctionRequestData, JobRequestData, LogLevel, TriggerName, TriggerRequestData, TriggerResult } from '../protocol.ts';
 import { Parse, decodeValue, encodeValue, sdk } from './sdk.ts';
 import { checkValidator, type ValidatorOptions } from './validator.ts';
 import type { CloudDefinitions, Definition } from './cloud-api.ts';
@@ -71,6 +71,34 @@ export async function runFunction(defined: CloudDefinitions, sink: LogSink, name
   return current.run({ kind: 'function', name }, async () => {
     try {
       if (!(await validate(definition, request))) return null;
+      return encodeValue(await definition.handler(request));
+    } catch (error) {
+      throw error instanceof CallFailure ? error : failureOf(error, Parse.Error.SCRIPT_FAILED);
+    }
+  });
+}
+
+/**
+ * A job as Parse Server runs it: `request.params`, `request.jobName`, `request.message(text)`
+ * (sent to the server, which writes it to the job's status; it returns at once) and `request.log`.
+ */
+export async function runJob(defined: CloudDefinitions, sink: LogSink, name: string, data: JobRequestData, sendMessage: (message: string) => void): Promise<unknown> {
+  const definition = defined.jobs.get(name);
+  if (!definition) throw new CallFailure(Parse.Error.SCRIPT_FAILED, 'Invalid job.');
+  const request = {
+    params: decodeValue(data.params) as Record<string, unknown>,
+    jobName: name,
+    master: true,
+    headers: {},
+    ip: '',
+    message: (text: unknown) => {
+      sendMessage(typeof text === 'string' ? text : JSON.stringify(text));
+      return Promise.resolve();
+    },
+    log: requestLog(sink, 'job', name),
+  };
+  return current.run({ kind: 'job', name }, async () => {
+    try {
       return encodeValue(await definition.handler(request));
     } catch (error) {
       throw error instanceof CallFailure ? error : failureOf(error, Parse.Error.SCRIPT_FAILED);

@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import type { FromWorker, ToWorker, WorkerSetup } from '../protocol.ts';
 import { Parse, sdk } from './sdk.ts';
 import { installCloudApi } from './cloud-api.ts';
-import { CallFailure, routeConsole, runFunction, runTrigger, type LogSink } from './calls.ts';
+import { CallFailure, routeConsole, runFunction, runJob, runTrigger, type LogSink } from './calls.ts';
 import { runRequestTrigger } from './request-calls.ts';
 
 /**
@@ -36,6 +36,7 @@ port.on('message', (message: ToWorker) => {
   const answer =
     message.t === 'function' ? runFunction(defined, sink, message.name, message.request)
     : message.t === 'trigger' ? runTrigger(defined, sink, message.name, message.request)
+    : message.t === 'job' ? runJob(defined, sink, message.name, message.request, (text) => post({ t: 'jobMessage', id: message.id, message: text }))
     : runRequestTrigger(defined, sink, message.name, message.request);
   answer.then(
     (value) => post({ t: 'done', id: message.id, value }),
