@@ -51,6 +51,10 @@ export interface TriggerRequestData {
   readonly master: boolean;
   readonly installationId: string | null;
   readonly context: Record<string, unknown>;
+  /** The caller's session token (request.user gets it), address and headers; absent for Basalt's own writes. */
+  readonly sessionToken?: string | null;
+  readonly ip?: string;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -61,7 +61,8 @@ function dataOf(point: HookPoint, request: HookRequest): TriggerRequestData {
     object = { ...object };
     for (const key of FIXED) delete object[key];
   }
-  return { className: request.className, object, original: request.original, user: request.user, master: request.master, installationId: request.installationId, context: request.context };
+  const via = request.via?.();
+  return { className: request.className, object, original: request.original, user: request.user, master: request.master, installationId: request.installationId, context: request.context, ...(via ?? {}) };
 }
 
 function isDelete(value: unknown): boolean {

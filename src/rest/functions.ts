@@ -2,6 +2,7 @@ import { Errors } from '../errors/index.ts';
 import { isPlainObject } from '../encoding/values.ts';
 import { quote } from '../errors/quote.ts';
 import { ok, type RequestContext, type Result } from './context.ts';
+import { plainHeaders } from './plain-headers.ts';
 import type { AppStore } from '../storage/port.ts';
 
 /** One call of a cloud function, as every source of functions receives it (params and result are wire JSON). */
@@ -74,15 +75,8 @@ export async function runFunction(ctx: RequestContext, sources: FunctionSources,
     master: ctx.auth.isMaster,
     installationId: ctx.auth.installationId,
     ip: ctx.clientIp,
-    headers: flatHeaders(ctx.headers),
+    headers: plainHeaders(ctx.headers),
   };
   const result = await runner(Object.defineProperty(call, 'store', { value: ctx.app.store, enumerable: false }) as FunctionCall);
   return ok({ result });
-}
-
-function flatHeaders(headers: RequestContext['headers']): Record<string, string> {
-  const flat: Record<string, string> = {};
-  if (!headers) return flat;
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
-  return flat;
 }

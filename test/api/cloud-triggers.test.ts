@@ -2,7 +2,7 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { newApp, unique, type AppClient } from '../helpers/client.ts';
 import { cloudServer } from '../helpers/cloud.ts';
-import { as, assertError } from '../helpers/users.ts';
+import { as, assertError, signUp } from '../helpers/users.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 /**
@@ -155,6 +155,17 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       } finally {
         await receiver.close();
       }
+    });
+
+    it('a trigger\'s request carries the caller\'s user with its session token, the address and the headers', async () => {
+      const user = await signUp(app);
+      const saved = await app.post('/1/classes/Traced', { n: 1 }, { headers: { 'X-Svc-Session-Token': user.sessionToken, 'X-Test-Agent': 'probe/1' } });
+      assert.equal(saved.status, 201, saved.text);
+      const stored = (await app.get(`/1/classes/Traced/${saved.body.objectId}`, { key: 'master' })).body;
+      assert.deepEqual([stored.userToken, stored.ip, stored.agent], [user.sessionToken, '127.0.0.1', 'probe/1']);
+      const anonymous = await app.post('/1/classes/Traced', { n: 2 });
+      const plain = (await app.get(`/1/classes/Traced/${anonymous.body.objectId}`, { key: 'master' })).body;
+      assert.deepEqual([plain.userToken, plain.agent], [null, null]);
     });
   });
 }

@@ -116,11 +116,14 @@ export async function runTrigger(defined: CloudDefinitions, sink: LogSink, trigg
     triggerName,
     object,
     original,
-    user: data.user ? Parse.Object.fromJSON({ className: '_User', objectId: data.user }) : undefined,
+    // The caller's user with its token, not read again here: `request.user.fetch()` reads the rest
+    // (reading it for every trigger would cost a round trip, and inside a transactional batch on
+    // SQLite it would wait for the batch).
+    user: data.user ? Parse.Object.fromJSON({ className: '_User', objectId: data.user, ...(data.sessionToken ? { sessionToken: data.sessionToken } : {}) }) : undefined,
     master: data.master,
     installationId: data.installationId ?? undefined,
-    ip: '',
-    headers: {},
+    ip: data.ip ?? '',
+    headers: data.headers ?? {},
     context: data.context,
     log: requestLog(sink, triggerName, data.className),
   };

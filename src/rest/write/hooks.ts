@@ -28,6 +28,18 @@ export interface HookRequest {
    * reads, it reads here. Not enumerable, so copies of the request leave it out.
    */
   readonly store: AppStore;
+  /**
+   * The request the write came from, for observers that hand it on (cloud code's request.user
+   * token, ip, headers); null for Basalt's own writes. Not enumerable, like `store`.
+   */
+  readonly via: (() => CallerDetails) | null;
+}
+
+/** What a write's request adds to its caller, read only by observers that need it. */
+export interface CallerDetails {
+  readonly sessionToken: string | null;
+  readonly ip: string;
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 export type HookObserver = (request: HookRequest) => void | Promise<void>;

@@ -6,7 +6,8 @@ import type { InPlaceChange } from '../../query/in-place.ts';
 import type { AppStore, ObjectWrite, Principals, StoredObject } from '../../storage/port.ts';
 import { applyPlan, planWrite, type WritePlan } from '../write-plan.ts';
 import type { RequestContext } from '../context.ts';
-import type { HookObserver, HookPoint, HookRequest, QueuedObserver, WriteHooks } from './hooks.ts';
+import { plainHeaders } from '../plain-headers.ts';
+import type { CallerDetails, HookObserver, HookPoint, HookRequest, QueuedObserver, WriteHooks } from './hooks.ts';
 
 /**
  * The one write pipeline (DESIGN.md "Writes"): every create, update and delete of Basalt, from
@@ -43,13 +44,20 @@ export interface Caller {
   readonly user: string | null;
   readonly master: boolean;
   readonly installationId: string | null;
+  /** The request's token, address and headers, computed only when an observer asks. */
+  readonly via?: () => CallerDetails;
 }
 
 /** A write Basalt makes on its own behalf (sessions, lockout counters, verification flags). */
 export const INTERNAL: Caller = Object.freeze({ user: null, master: true, installationId: null });
 
 export function callerOf(ctx: RequestContext): Caller {
-  return { user: ctx.auth.userId, master: ctx.auth.isMaster, installationId: ctx.auth.installationId };
+  return {
+    user: ctx.auth.userId,
+    master: ctx.auth.isMaster,
+    installationId: ctx.auth.installationId,
+    via: () => ({ sessionToken: ctx.auth.session?.token ?? null, ip: ctx.clientIp, headers: plainHeaders(ctx.headers) }),
+  };
 }
 
 /**
@@ -250,6 +258,7 @@ async function runAfter(observers: readonly HookObserver[], request: HookRequest
 function requestOf(app: WriteTarget, triggerName: HookPoint, className: string, caller: Caller, object: StoredObject, original: StoredObject | null, context: Record<string, unknown>): HookRequest {
   const request = { triggerName, className, object: view(object), original: original && view(original), user: caller.user, master: caller.master, installationId: caller.installationId, context };
   // Not enumerable: a request is copied (JSON, structuredClone to a worker) without the store.
+  Object.defineProperty(request, 'via', { value: caller.via ?? null, enumerable: false });
   return Object.defineProperty(request, 'store', { value: app.store, enumerable: false }) as HookRequest;
 }
 
