@@ -2,6 +2,7 @@ import { Errors } from '../errors/index.ts';
 import { isPlainObject } from '../encoding/values.ts';
 import type { AppSettings } from './types.ts';
 import { pushCredentialsOf, pushCredentialsProblem } from '../push/networks/credentials.ts';
+import { maskedSecretIn } from './secrets.ts';
 
 type Check = (value: unknown) => boolean;
 const bool: Check = (value) => typeof value === 'boolean';
@@ -113,6 +114,9 @@ export function parseSettings(body: Record<string, unknown>, ignore: readonly st
     if (!rule.check(value)) throw Errors.invalidJson(`App setting ${key} must be ${rule.expects}.`);
     const problem = rule.problem?.(value);
     if (problem) throw Errors.invalidJson(problem);
+    // Stored as "********", a secret would be wrong and look right in every read of /1/apps.
+    const masked = maskedSecretIn(key, value);
+    if (masked) throw Errors.invalidJson(`App setting ${masked} is the mask /1/apps shows, and no secret is stored there: give the secret itself.`);
     settings[key] = rule.normalise ? rule.normalise(value) : value;
   }
   return settings as Partial<AppSettings>;

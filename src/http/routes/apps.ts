@@ -5,7 +5,7 @@ import type { Account } from '../../apps/accounts.ts';
 import { KEY_NAMES, type AppRecord, type KeyName } from '../../apps/types.ts';
 import { newKey } from '../../apps/ids.ts';
 import { parseSettings } from '../../apps/settings.ts';
-import { maskPushCredentials, restoreMaskedSecrets } from '../../push/networks/credentials.ts';
+import { maskAppSecrets, restoreAppSecrets } from '../../apps/secrets.ts';
 import type { HttpDeps } from '../deps.ts';
 import { publicUrl } from '../context.ts';
 import { svcHeader } from '../credentials.ts';
@@ -20,9 +20,8 @@ export function registerAppsRoutes(app: FastifyInstance, deps: HttpDeps): void {
   const render = (request: FastifyRequest, record: AppRecord) => ({
     appName: record.appName,
     applicationId: record.applicationId,
-    ...record.settings,
-    // Write-only: the delivery networks' secrets never leave the server.
-    ...(record.settings.push !== undefined ? { push: maskPushCredentials(record.settings.push) } : {}),
+    // Write-only: the secrets (SMTP password, sign-in providers', delivery networks') never leave the server.
+    ...maskAppSecrets(record.settings),
     dashboardURL: `${publicUrl(deps, request)}/dashboard/apps/${encodeURIComponent(record.applicationId)}`,
     ...record.keys,
   });
@@ -56,9 +55,8 @@ export function registerAppsRoutes(app: FastifyInstance, deps: HttpDeps): void {
   const update = async (request: FastifyRequest<{ Params: { applicationId: string } }>) => {
     const account = await authenticate(deps, request);
     const current = await visibleApp(account, request.params.applicationId);
-    const body = appBody(request.body);
-    // A body that sends back the masked push credentials it read keeps the stored secrets.
-    if (body.push !== undefined) body.push = restoreMaskedSecrets(body.push, current.settings.push);
+    // A body that sends back the masked secrets it read keeps the stored ones.
+    const body = restoreAppSecrets(appBody(request.body), current.settings);
     if (body.appName !== undefined && (typeof body.appName !== 'string' || body.appName.trim() === '')) throw Errors.invalidJson('appName must be a non-empty string.');
     if (typeof body.appName === 'string') checkNameLength(body.appName);
     const record = await deps.apps.update(current.applicationId, {

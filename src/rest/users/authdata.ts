@@ -47,13 +47,14 @@ export async function signUpWithAuthData(ctx: RequestContext, body: Record<strin
   const { authData: _given, username, password, ...fields } = body;
   const authData = Object.fromEntries(links.map((link) => [link.service, link.data]));
   let user: StoredObject;
+  let edits: Readonly<Record<string, unknown>> = {};
   try {
     user = await insertUser(ctx, {
       ...fields,
       username: username === undefined ? randomAlphanumerics(25) : checkUsername(username),
       ...(password === undefined ? {} : { password: checkPassword(password) }),
       authData,
-    });
+    }, (changed) => (edits = changed));
   } catch (error) {
     // Two first sign-ins with the same authData at once: the unique index let one create the
     // user; the other logs in to it.
@@ -64,7 +65,8 @@ export async function signUpWithAuthData(ctx: RequestContext, body: Record<strin
     throw error;
   }
   const session = await ctx.app.sessions.create(sessionFor(ctx, user.objectId, 'signup', links[0]!.service));
-  return ok({ username: user.data.username, createdAt: user.createdAt, objectId: user.objectId, sessionToken: session.data.sessionToken }, 201, {
+  // What before-hooks changed comes first: the answer's own fields win over a hook's.
+  return ok({ ...edits, username: user.data.username, createdAt: user.createdAt, objectId: user.objectId, sessionToken: session.data.sessionToken }, 201, {
     Location: userUrl(ctx, user.objectId),
   });
 }

@@ -6,7 +6,7 @@ import { ensureBuiltinClass } from '../../schema/builtin.ts';
 import type { StoredObject } from '../../storage/port.ts';
 import { applyPlan, planWrite } from '../write-plan.ts';
 import type { RequestContext } from '../context.ts';
-import { callerOf, writeCreate } from '../write/pipeline.ts';
+import { callerOf, writeCreate, type EditsListener } from '../write/pipeline.ts';
 import { checkPasswordPolicy, normalizeEmail, translateUnique, USER, USER_OWN_FIELDS } from './common.ts';
 import { verificationSteps } from './email-verification.ts';
 
@@ -19,9 +19,10 @@ export interface NewUserBody extends Record<string, unknown> {
 
 /**
  * Writes a new user and, when the app verifies addresses, the confirmation mail of spec 3.1 in
- * the same transaction. Shared by password and authData sign-up.
+ * the same transaction. Shared by password and authData sign-up. `edited` hears what the
+ * before-hooks changed, for the answer.
  */
-export async function insertUser(ctx: RequestContext, body: NewUserBody): Promise<StoredObject> {
+export async function insertUser(ctx: RequestContext, body: NewUserBody, edited?: EditsListener): Promise<StoredObject> {
   const { password, username, email, emailVerified, authData, ...fields } = body;
   const secret = password === undefined ? undefined : checkPasswordPolicy(ctx.app.record.settings, password);
   const mail = email === undefined || email === null ? undefined : normalizeEmail(email);
@@ -50,7 +51,7 @@ export async function insertUser(ctx: RequestContext, body: NewUserBody): Promis
   const steps = verificationSteps(ctx, objectId, data);
   if (steps.length > 0) await ctx.app.tokens.sweepExpired(Date.now());
   try {
-    await writeCreate(ctx.app, callerOf(ctx), { className: USER, write: { object: user, relations: applied.relations, steps } });
+    await writeCreate(ctx.app, callerOf(ctx), { className: USER, write: { object: user, relations: applied.relations, steps }, ...(edited ? { edited } : {}) });
   } catch (error) {
     throw translateUnique(error);
   }

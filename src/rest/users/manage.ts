@@ -64,6 +64,7 @@ export async function updateUser(ctx: RequestContext, objectId: string, body: un
 
   const updatedAt = new Date().toISOString();
   let applied: AppliedPlan | null = null;
+  let edits: Readonly<Record<string, unknown>> = {};
   let updated;
   // An address given may be a new one: the token sweep runs outside the update's transaction.
   if (typeof mail === 'string' && ctx.app.record.settings.emailVerification === true) await ctx.app.tokens.sweepExpired(Date.now());
@@ -72,6 +73,7 @@ export async function updateUser(ctx: RequestContext, objectId: string, body: un
       className: USER,
       objectId,
       write: principals(ctx),
+      edited: (changed) => (edits = changed),
       change: (current) => {
         // Run on the object as read for the observers, then on the locked row: the last run counts.
         let emailChanged = false;
@@ -106,7 +108,8 @@ export async function updateUser(ctx: RequestContext, objectId: string, body: un
   if (hashed !== undefined && ctx.app.record.settings.revokeSessionOnPasswordChange) {
     await ctx.app.sessions.removeAllOf(objectId, ctx.auth.userId === objectId ? (ctx.auth.session?.sessionId ?? null) : null);
   }
-  return ok({ updatedAt, ...(applied as AppliedPlan).opResults });
+  // What before-hooks changed is answered as on any class; updatedAt is the write's own.
+  return ok({ ...(applied as AppliedPlan).opResults, ...edits, updatedAt });
 }
 
 /** DELETE /1/users/<objectId>: the user itself or the master key; its sessions end with it. */

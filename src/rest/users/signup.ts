@@ -9,7 +9,7 @@ import { insertUser } from './create.ts';
  * POST /1/users (spec 4.3). With a username and password: 201, Location, `{objectId, createdAt,
  * sessionToken}`. Username and email are unique through unique indexes, so of concurrent
  * sign-ups with one name exactly one wins and the others get 202. A body with authData is
- * handled in authdata.ts.
+ * handled in authdata.ts. The fields a beforeSave set or removed are answered too.
  *
  * With preventLoginWithUnverifiedEmail the answer has no session token (Parse does the same):
  * the user could not log in either until the address is verified.
@@ -21,8 +21,11 @@ export async function signUp(ctx: RequestContext, body: unknown): Promise<Result
   if (hasLinks(body.authData)) return signUpWithAuthData(ctx, body);
   // An authData without any service to link (`{}`, or only null entries) is no authData sign-up.
   const { password, username, authData: _none, ...rest } = body;
-  const user = await insertUser(ctx, { ...rest, username: checkUsername(username), password: checkPassword(password) });
-  const answer: Record<string, unknown> = { objectId: user.objectId, createdAt: user.createdAt };
+  let edits: Readonly<Record<string, unknown>> = {};
+  const user = await insertUser(ctx, { ...rest, username: checkUsername(username), password: checkPassword(password) }, (changed) => (edits = changed));
+  // What before-hooks changed, as Parse Server answers it; the answer's own fields win over a hook's.
+  const answer: Record<string, unknown> = { ...edits, objectId: user.objectId, createdAt: user.createdAt };
+  delete answer.sessionToken;
   if (!requiresVerifiedEmail(ctx.app.record.settings) || user.data.emailVerified === true) {
     const session = await ctx.app.sessions.create(sessionFor(ctx, user.objectId, 'signup', 'password'));
     answer.sessionToken = session.data.sessionToken;
