@@ -8,7 +8,7 @@ import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 /**
  * Cloud code save and delete triggers (docs/cloud-code.md) on every entry of the write pipeline:
  * REST create and update, batch, sign-up (/1/users and the SDK's /1/classes/_User), and cloud
- * code's own writes. The triggers are those of the unchanged test/fixtures/cloud/parse-app/main.js.
+ * code's own writes. The triggers are those of test/fixtures/cloud/parse-app/main.js, Parse Server cloud code as it would be written there.
  */
 
 for (const backend of ['sqlite', 'postgres'] as const) {
