@@ -1,23 +1,11 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { AppApi } from '../../api/client.ts';
 import { failureText } from '../../api/errors.ts';
-import type { ParseObject, Where } from '../../api/types.ts';
+import type { ParseObject } from '../../api/types.ts';
 import { useSession } from '../../session.tsx';
+import { usersQuery } from './users-query.ts';
 
 const PAGE = 50;
-
-/** Literal text inside a `$regex`: every character that means something to a regex is escaped. */
-function literal(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Users whose username or email starts with the text, after the last objectId seen (keyset pages, never skip). */
-export function usersQuery(search: string, after?: string): Where {
-  const parts: Where[] = [];
-  if (search) parts.push({ $or: [{ username: { $regex: `^${literal(search)}` } }, { email: { $regex: `^${literal(search)}` } }] });
-  if (after) parts.push({ objectId: { $gt: after } });
-  return parts.length === 0 ? {} : parts.length === 1 ? parts[0]! : { $and: parts };
-}
 
 /** The app's users: search, keyset pages, create, reset a password, revoke sessions; all as the master key. */
 export function UsersPage(props: { applicationId: string }) {
@@ -102,10 +90,17 @@ function UserRow(props: { api: AppApi; user: ParseObject; onDone(text: string): 
   const revoke = async () => {
     setConfirmRevoke(false);
     try {
-      const sessions = await api.find('_Session', { where: { user: { __type: 'Pointer', className: '_User', objectId: user.objectId } }, keys: ['objectId'], limit: 1000 });
-      const refused = await api.deleteMany('_Session', sessions.map((s) => s.objectId));
-      if (refused.length) setProblem(`${refused.length} sessions were not deleted: ${refused[0]!.error}`);
-      else props.onDone(`Revoked ${sessions.length} ${sessions.length === 1 ? 'session' : 'sessions'} of ${name}.`);
+      const where = { user: { __type: 'Pointer', className: '_User', objectId: user.objectId } };
+      let revoked = 0;
+      // Pages of 1,000 until none is left: each page read is deleted before the next is asked for.
+      for (;;) {
+        const sessions = await api.find('_Session', { where, keys: ['objectId'], limit: 1000 });
+        if (sessions.length === 0) break;
+        const refused = await api.deleteMany('_Session', sessions.map((s) => s.objectId));
+        if (refused.length) return setProblem(`${refused.length} sessions were not deleted: ${refused[0]!.error}`);
+        revoked += sessions.length;
+      }
+      props.onDone(`Revoked ${revoked} ${revoked === 1 ? 'session' : 'sessions'} of ${name}.`);
     } catch (error) {
       setProblem(failureText(error));
     }
