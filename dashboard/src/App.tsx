@@ -9,7 +9,18 @@ import { BrowserPage } from './pages/browser/BrowserPage.tsx';
 // Pages opened less often than the data browser are their own chunks, read when first shown.
 const ConfigPage = lazy(() => import('./pages/config/ConfigPage.tsx').then((module) => ({ default: module.ConfigPage })));
 const SchemaPage = lazy(() => import('./pages/schema/SchemaPage.tsx').then((module) => ({ default: module.SchemaPage })));
-import { navigate, useRoute } from './router.ts';
+const ConsolePage = lazy(() => import('./pages/console/ConsolePage.tsx').then((module) => ({ default: module.ConsolePage })));
+const UsersPage = lazy(() => import('./pages/users/UsersPage.tsx').then((module) => ({ default: module.UsersPage })));
+const RolesPage = lazy(() => import('./pages/roles/RolesPage.tsx').then((module) => ({ default: module.RolesPage })));
+import { navigate, useRoute, type Route } from './router.ts';
+
+/** The app pages of the top bar, each one path segment under the app. */
+const APP_PAGES = [
+  ['config', 'Config'],
+  ['users', 'Users'],
+  ['roles', 'Roles'],
+  ['console', 'API console'],
+] as const;
 
 export function App() {
   const [signedIn, setSignedIn] = useState<{ credentials: AccountCredentials; apps: readonly AppInfo[] } | null>(null);
@@ -39,14 +50,18 @@ function Shell() {
               <a href={`/dashboard/apps/${encodeURIComponent(current.applicationId)}`} onClick={(event) => { event.preventDefault(); navigate({ page: 'apps', applicationId: current.applicationId }); }}>{current.appName}</a>
               <span aria-hidden="true"> / </span>
               <a href={`/dashboard/apps/${encodeURIComponent(current.applicationId)}/browser`} onClick={(event) => { event.preventDefault(); navigate({ page: 'browser', applicationId: current.applicationId }); }}>Data</a>
-              <span aria-hidden="true"> · </span>
-              <a href={`/dashboard/apps/${encodeURIComponent(current.applicationId)}/config`} onClick={(event) => { event.preventDefault(); navigate({ page: 'config', applicationId: current.applicationId }); }}>Config</a>
+              {APP_PAGES.map(([page, label]) => (
+                <span key={page}>
+                  <span aria-hidden="true"> · </span>
+                  <a href={`/dashboard/apps/${encodeURIComponent(current.applicationId)}/${page}`} onClick={(event) => { event.preventDefault(); navigate({ page, applicationId: current.applicationId }); }}>{label}</a>
+                </span>
+              ))}
             </>
           )}
         </nav>
         <span className="spacer" />
         {session.apps.length > 1 && (
-          <select aria-label="Switch app" value={current?.applicationId ?? ''} onChange={(event) => navigate(route.page === 'apps' ? { page: 'apps', applicationId: event.target.value } : route.page === 'config' ? { page: 'config', applicationId: event.target.value } : { page: 'browser', applicationId: event.target.value })}>
+          <select aria-label="Switch app" value={current?.applicationId ?? ''} onChange={(event) => navigate(switchedRoute(route, event.target.value))}>
             {!current && <option value="">Switch app…</option>}
             {session.apps.map((app) => (
               <option key={app.applicationId} value={app.applicationId}>{app.appName}</option>
@@ -62,6 +77,12 @@ function Shell() {
           <BrowserPage key={route.applicationId} applicationId={route.applicationId} className={route.className} />
         ) : route.page === 'schema' ? (
           <SchemaPage key={`${route.applicationId}/${route.className}`} applicationId={route.applicationId} className={route.className} />
+        ) : route.page === 'console' ? (
+          <ConsolePage key={route.applicationId} applicationId={route.applicationId} />
+        ) : route.page === 'users' ? (
+          <UsersPage key={route.applicationId} applicationId={route.applicationId} />
+        ) : route.page === 'roles' ? (
+          <RolesPage key={route.applicationId} applicationId={route.applicationId} />
         ) : route.page === 'config' ? (
           <ConfigPage key={route.applicationId} applicationId={route.applicationId} />
         ) : (
@@ -71,4 +92,11 @@ function Shell() {
       </main>
     </div>
   );
+}
+
+/** The same page of another app; a class page falls back to that app's class list. */
+function switchedRoute(route: Route, applicationId: string): Route {
+  if (route.page === 'apps') return { page: 'apps', applicationId };
+  if (route.page === 'config' || route.page === 'console' || route.page === 'users' || route.page === 'roles') return { page: route.page, applicationId };
+  return { page: 'browser', applicationId };
 }

@@ -3,6 +3,8 @@ import { describe, it } from 'node:test';
 import { csvHeader, csvRows, csvValue, parseCsv, rowsFromCsv, rowsFromJson } from '../../dashboard/src/pages/browser/transfer.ts';
 import { parseValue, typeOfValue, valueText } from '../../dashboard/src/pages/config/config-values.ts';
 import { checkPermissions, toggled } from '../../dashboard/src/pages/schema/permissions.ts';
+import { curlCommand, requestProblem } from '../../dashboard/src/pages/console/console-request.ts';
+import { usersQuery } from '../../dashboard/src/pages/users/users-query.ts';
 
 /**
  * The dashboard's text formats without a browser: CSV and JSON of export and import, config values
@@ -84,5 +86,30 @@ describe('dashboard: class-level permissions check', () => {
     assert.deepEqual(JSON.parse(toggled(text, 'get', '*', false)), { find: { 'role:a': true }, get: {} });
     assert.deepEqual(JSON.parse(toggled(text, 'delete', 'requiresAuthentication', true)).delete, { requiresAuthentication: true });
     assert.equal(toggled('{ half', 'find', '*', true), '{ half');
+  });
+});
+
+describe('dashboard: the API console request and the users search', () => {
+  it('writes a curl command with every header and the body single-quoted for a shell', () => {
+    const request = { method: 'POST' as const, path: '/1/classes/A', body: `{"n": "it's"}`, headers: { 'X-Svc-Application-Id': 'app', 'X-Svc-Master-Key': 'mk' } };
+    assert.equal(
+      curlCommand('http://h:1', request),
+      `curl -X POST 'http://h:1/1/classes/A' \\\n  -H 'X-Svc-Application-Id: app' \\\n  -H 'X-Svc-Master-Key: mk' \\\n  -H 'Content-Type: application/json' \\\n  -d '{"n": "it'\\''s"}'`,
+    );
+    assert.equal(curlCommand('http://h:1', { ...request, method: 'GET' }), `curl -X GET 'http://h:1/1/classes/A' \\\n  -H 'X-Svc-Application-Id: app' \\\n  -H 'X-Svc-Master-Key: mk'`);
+  });
+
+  it('refuses a path outside /1/ and a body that is not JSON, and lets a GET through with any body text', () => {
+    const base = { method: 'POST' as const, path: '/1/classes/A', body: '{', headers: {} };
+    assert.match(requestProblem(base)!, /^The body is not valid JSON/);
+    assert.match(requestProblem({ ...base, path: 'classes/A', body: '' })!, /^The path starts with \/1\//);
+    assert.equal(requestProblem({ ...base, method: 'GET' }), null);
+    assert.equal(requestProblem({ ...base, body: '' }), null);
+  });
+
+  it('searches users by the literal start of the username or email, after the last objectId', () => {
+    assert.deepEqual(usersQuery(''), {});
+    assert.deepEqual(usersQuery('', 'x1'), { objectId: { $gt: 'x1' } });
+    assert.deepEqual(usersQuery('a.b', 'x1'), { $and: [{ $or: [{ username: { $regex: '^a\\.b' } }, { email: { $regex: '^a\\.b' } }] }, { objectId: { $gt: 'x1' } }] });
   });
 });

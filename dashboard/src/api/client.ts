@@ -35,6 +35,24 @@ async function call<T>(method: string, path: string, headers: Record<string, str
   return parsed as T;
 }
 
+/** What the API console shows: the status and the answer's text, whatever they are (no failure is thrown). */
+export interface RawAnswer {
+  readonly status: number;
+  readonly text: string;
+}
+
+/** One request exactly as the API console composed it; its headers are the caller's. */
+export async function sendRaw(method: string, path: string, headers: Record<string, string>, body?: string): Promise<RawAnswer> {
+  const response = await fetch(path, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body,
+    credentials: 'omit',
+    cache: 'no-store',
+  });
+  return { status: response.status, text: await response.text() };
+}
+
 export class AccountApi {
   constructor(private readonly credentials: AccountCredentials) {}
 

@@ -1,0 +1,168 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { AppApi } from '../../api/client.ts';
+import { failureText } from '../../api/errors.ts';
+import type { ParseObject } from '../../api/types.ts';
+import { useSession } from '../../session.tsx';
+
+/** Roles are few (tens, not millions): one page of them, by name. */
+const ROLE_LIMIT = 1000;
+
+type Relation = 'users' | 'roles';
+
+function pointer(className: string, objectId: string) {
+  return { __type: 'Pointer', className, objectId };
+}
+
+/** The app's roles: list, create, and a role's users and child roles added and removed through its relations. */
+export function RolesPage(props: { applicationId: string }) {
+  const session = useSession();
+  const masterKey = session.apps.find((app) => app.applicationId === props.applicationId)?.masterKey;
+  const api = useMemo(() => session.appApi(props.applicationId), [props.applicationId, masterKey]);
+  const [roles, setRoles] = useState<readonly ParseObject[] | null>(null);
+  const [open, setOpen] = useState<ParseObject | null>(null);
+  const [name, setName] = useState('');
+  const [notice, setNotice] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const load = useCallback(() => {
+    api?.find('_Role', { order: 'name', limit: ROLE_LIMIT }).then(setRoles, (error: unknown) => setNotice(failureText(error)));
+  }, [api]);
+  useEffect(load, [load]);
+
+  if (!api) return <p role="alert">This app's master key is not known to this account.</p>;
+  const create = async () => {
+    if (!name.trim()) return setProblem('A role needs a name.');
+    try {
+      // Anyone may read a role (so that ACLs naming it can be checked); only the master key changes it.
+      await api.create('_Role', { name: name.trim(), ACL: { '*': { read: true } } });
+      setNotice(`Created the role ${name.trim()}.`);
+      setProblem(null);
+      setName('');
+      load();
+    } catch (error) {
+      setProblem(failureText(error));
+    }
+  };
+
+  return (
+    <section className="roles-page">
+      <h2>Roles</h2>
+      {notice && <p role="status" className="notice">{notice}</p>}
+      {roles === null ? (
+        <p className="muted">Loading…</p>
+      ) : (
+        <table className="config-table" aria-label="Roles">
+          <thead>
+            <tr><th>Name</th><th>objectId</th><th /></tr>
+          </thead>
+          <tbody>
+            {roles.length === 0 && <tr><td colSpan={3} className="muted">No roles yet.</td></tr>}
+            {roles.map((role) => (
+              <tr key={role.objectId} data-role={String(role.name)}>
+                <td>{String(role.name)}</td>
+                <td>{role.objectId}</td>
+                <td><button type="button" aria-label={`Open the role ${String(role.name)}`} onClick={() => setOpen(role)}>Members</button></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <form className="param-form" onSubmit={(event) => { event.preventDefault(); void create(); }}>
+        <input aria-label="Name of the new role" placeholder="name" value={name} onChange={(event) => setName(event.target.value)} />
+        <button type="submit">Create role</button>
+        {problem && <span role="alert" className="problem">{problem}</span>}
+      </form>
+      {open && <RoleMembers key={open.objectId} api={api} role={open} />}
+    </section>
+  );
+}
+
+/** One role's `users` and `roles` relations, read with `$relatedTo` and changed with AddRelation/RemoveRelation. */
+function RoleMembers(props: { api: AppApi; role: ParseObject }) {
+  const { api, role } = props;
+  const roleName = String(role.name);
+  const [members, setMembers] = useState<{ users: readonly ParseObject[]; roles: readonly ParseObject[] } | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    const related = (key: Relation) => ({ $relatedTo: { object: pointer('_Role', role.objectId), key } });
+    try {
+      const [users, roles] = await Promise.all([api.find('_User', { where: related('users'), order: 'username', limit: 1000 }), api.find('_Role', { where: related('roles'), order: 'name', limit: 1000 })]);
+      setMembers({ users, roles });
+    } catch (error) {
+      setStatus(failureText(error));
+    }
+  }, [api, role.objectId]);
+  useEffect(() => void load(), [load]);
+
+  const change = async (relation: Relation, op: 'AddRelation' | 'RemoveRelation', member: ParseObject, said: string) => {
+    try {
+      const className = relation === 'users' ? '_User' : '_Role';
+      await api.update('_Role', role.objectId, { [relation]: { __op: op, objects: [pointer(className, member.objectId)] } });
+      setStatus(said);
+      await load();
+    } catch (error) {
+      setStatus(failureText(error));
+    }
+  };
+  const add = async (relation: Relation, text: string) => {
+    const field = relation === 'users' ? 'username' : 'name';
+    try {
+      const [found] = await api.find(relation === 'users' ? '_User' : '_Role', { where: { [field]: text }, limit: 1 });
+      if (!found) return setStatus(relation === 'users' ? `No user is named ${text}.` : `No role is named ${text}.`);
+      if (relation === 'roles' && found.objectId === role.objectId) return setStatus('A role cannot be its own child.');
+      await change(relation, 'AddRelation', found, `Added ${text} to ${roleName}.`);
+    } catch (error) {
+      setStatus(failureText(error));
+    }
+  };
+
+  return (
+    <section aria-label={`Members of ${roleName}`} className="role-members">
+      <h3>Role {roleName}</h3>
+      {status && <p role="status" className="notice">{status}</p>}
+      {members === null ? (
+        <p className="muted">Loading…</p>
+      ) : (
+        <div className="row">
+          <MemberList title="Users" label="user" relation="users" roleName={roleName} members={members.users} field="username" onAdd={add} onRemove={(member, text) => change('users', 'RemoveRelation', member, `Removed ${text} from ${roleName}.`)} />
+          <MemberList title="Child roles" label="role" relation="roles" roleName={roleName} members={members.roles} field="name" onAdd={add} onRemove={(member, text) => change('roles', 'RemoveRelation', member, `Removed ${text} from ${roleName}.`)} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+function MemberList(props: {
+  title: string;
+  label: 'user' | 'role';
+  relation: Relation;
+  roleName: string;
+  members: readonly ParseObject[];
+  field: 'username' | 'name';
+  onAdd(relation: Relation, text: string): Promise<void>;
+  onRemove(member: ParseObject, text: string): Promise<void>;
+}) {
+  const [text, setText] = useState('');
+  return (
+    <div className="member-list">
+      <h4>{props.title}</h4>
+      <ul aria-label={`${props.title} of ${props.roleName}`}>
+        {props.members.length === 0 && <li className="muted">None.</li>}
+        {props.members.map((member) => {
+          const name = String(member[props.field] ?? member.objectId);
+          return (
+            <li key={member.objectId}>
+              {name}{' '}
+              <button type="button" aria-label={`Remove the ${props.label} ${name} from ${props.roleName}`} onClick={() => void props.onRemove(member, name)}>Remove</button>
+            </li>
+          );
+        })}
+      </ul>
+      <form onSubmit={(event) => { event.preventDefault(); if (text.trim()) void props.onAdd(props.relation, text.trim()).then(() => setText('')); }}>
+        <input aria-label={`${props.label === 'user' ? 'Username' : 'Role name'} to add to ${props.roleName}`} value={text} onChange={(event) => setText(event.target.value)} />
+        <button type="submit">Add {props.label}</button>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { eachBackend } from '../helpers/each-backend.ts';
+import { newApp, type AppClient } from '../helpers/client.ts';
+import { ADMIN } from '../helpers/targets.ts';
+import { launch, screenshot } from './browser.ts';
+
+/** The roles page (docs/dashboard.md "Roles"): a role created with a user and a child role, checked through the REST API. */
+let browser: Browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+eachBackend('dashboard: roles', (target) => {
+  let client: AppClient;
+  let page: Page;
+
+  before(async () => {
+    client = await newApp(target);
+    page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    await page.goto(`${target.url}/dashboard/apps/${client.app.applicationId}/roles`);
+    await page.getByLabel('Email', { exact: true }).fill(ADMIN.email);
+    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('No roles yet.').waitFor();
+  });
+  after(async () => {
+    await page?.close();
+  });
+
+  async function roleId(name: string): Promise<string> {
+    const found = await client.get('/1/roles', { key: 'master', query: { where: { name } } });
+    assert.equal(found.status, 200, found.text);
+    assert.equal(found.body.results.length, 1);
+    return found.body.results[0].objectId;
+  }
+  async function related(className: string, roleObjectId: string, key: string): Promise<string[]> {
+    const answer = await client.get(`/1/classes/${className}`, { key: 'master', query: { where: { $relatedTo: { object: { __type: 'Pointer', className: '_Role', objectId: roleObjectId }, key } } } });
+    assert.equal(answer.status, 200, answer.text);
+    return (answer.body.results as { username?: string; name?: string }[]).map((o) => o.username ?? o.name ?? '').sort();
+  }
+
+  it('creates roles, adds a user and a child role, and removes the user', async () => {
+    const user = await client.post('/1/users', { username: 'linus', password: 'kernel-1' });
+    assert.equal(user.status, 201, user.text);
+    for (const name of ['Moderators', 'Admins']) {
+      await page.getByLabel('Name of the new role').fill(name);
+      await page.getByRole('button', { name: 'Create role' }).click();
+      await page.getByText(`Created the role ${name}.`).waitFor();
+    }
+    await page.getByRole('button', { name: 'Open the role Moderators' }).click();
+    await page.getByLabel('Username to add to Moderators').fill('nobody');
+    await page.getByRole('button', { name: 'Add user' }).click();
+    await page.getByText('No user is named nobody.').waitFor();
+    await page.getByLabel('Username to add to Moderators').fill('linus');
+    await page.getByRole('button', { name: 'Add user' }).click();
+    await page.getByText('Added linus to Moderators.').waitFor();
+    await page.getByLabel('Role name to add to Moderators').fill('Admins');
+    await page.getByRole('button', { name: 'Add role' }).click();
+    await page.getByText('Added Admins to Moderators.').waitFor();
+    await page.getByRole('list', { name: 'Users of Moderators' }).getByText('linus').waitFor();
+    await screenshot(page, target, 'roles-01-members');
+
+    const moderators = await roleId('Moderators');
+    assert.deepEqual(await related('_User', moderators, 'users'), ['linus']);
+    assert.deepEqual(await related('_Role', moderators, 'roles'), ['Admins']);
+    // A role anyone may read: the ACL the page gives.
+    const role = await client.get(`/1/roles/${moderators}`, { key: 'master' });
+    assert.deepEqual(role.body.ACL, { '*': { read: true } });
+
+    await page.getByRole('button', { name: 'Remove the user linus from Moderators' }).click();
+    await page.getByText('Removed linus from Moderators.').waitFor();
+    assert.deepEqual(await related('_User', moderators, 'users'), []);
+    assert.deepEqual(await related('_Role', moderators, 'roles'), ['Admins']);
+  });
+});
