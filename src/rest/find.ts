@@ -85,7 +85,7 @@ export async function queryUntriggered(ctx: RequestContext, className: string, p
 async function answerQuery(ctx: RequestContext, className: string, params: FindParams, scope?: WhereNode): Promise<Result> {
   // Before anything is read: a key that may not explain learns nothing of the class.
   const explain = parseExplain(ctx, params.explain);
-  const schemas = await ctx.app.schemas.all();
+  const schemas = await ctx.app.schemas.allWith(className);
   const schema = schemas.get(className) ?? null;
   const hint = parseHint(params.hint, schema);
   const text = textKey(className, params.where, params.order);

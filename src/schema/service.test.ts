@@ -5,10 +5,11 @@ import { SchemaService } from './service.ts';
 import type { ClassSchema } from './types.ts';
 
 /** A schema store whose loads the test answers one by one, to order them against invalidations. */
-function heldStore() {
+function heldStore(stored: Set<string> = new Set()) {
   const loads: Array<(list: ClassSchema[]) => void> = [];
   const store: SchemaStore = {
     loadAll: () => new Promise<ClassSchema[]>((resolve) => loads.push(resolve)),
+    has: async (className) => stored.has(className),
     change: () => Promise.reject(new Error('not used')),
     drop: () => Promise.reject(new Error('not used')),
     purge: () => Promise.reject(new Error('not used')),
@@ -53,5 +54,23 @@ describe('SchemaService.loaded', () => {
     loads[2]!([schema('A', 3)]);
     assert.deepEqual(await fresh, schema('A', 3));
     assert.deepEqual(schemas.loaded('A'), schema('A', 3));
+  });
+});
+
+describe('SchemaService.get of a class the cache does not hold', () => {
+  it('asks the store, and reloads when another process has made the class since the cache loaded', async () => {
+    const stored = new Set<string>();
+    const { store, loads } = heldStore(stored);
+    const schemas = new SchemaService(store, async () => {});
+    const first = schemas.get('A');
+    loads[0]!([]);
+    assert.equal(await first, null);
+    assert.equal(loads.length, 1, 'a class that is nowhere reloads nothing');
+    stored.add('A');
+    const second = schemas.get('A');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(loads.length, 2, 'a class the store has reloads the cache');
+    loads[1]!([schema('A', 1)]);
+    assert.deepEqual(await second, schema('A', 1));
   });
 });

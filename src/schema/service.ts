@@ -43,7 +43,20 @@ export class SchemaService {
   }
 
   async get(className: string): Promise<ClassSchema | null> {
-    return (await this.all()).get(className) ?? null;
+    return (await this.allWith(className)).get(className) ?? null;
+  }
+
+  /**
+   * The schemas, holding `className` if any process has made it. Another process's new class is
+   * missing from this cache until its notice arrives (PostgreSQL NOTIFY, a moment later), and a
+   * client that wrote there and reads here must not be told the class is empty: a miss asks the
+   * store once (one indexed lookup) and reloads when the class is there.
+   */
+  async allWith(className: string): Promise<Map<string, ClassSchema>> {
+    const schemas = await this.all();
+    if (schemas.has(className) || !(await this.store.has(className))) return schemas;
+    this.invalidate();
+    return this.all();
   }
 
   /**

@@ -9,6 +9,8 @@ import type { ClassSchema } from './types.ts';
  */
 export interface SchemaStore {
   loadAll(): Promise<ClassSchema[]>;
+  /** Whether the class has a schema row now (one indexed lookup, past any cache). */
+  has(className: string): Promise<boolean>;
   /** Creates the class table and schema row if absent; runs `change` on the current schema under a lock. */
   change(className: string, change: (current: ClassSchema | null) => ClassSchema | null, ddl?: (current: ClassSchema | null, next: ClassSchema) => DdlStep[]): Promise<ClassSchema | null>;
   drop(className: string): Promise<void>;

@@ -60,6 +60,11 @@ export class SqlSchemaStore implements SchemaStore {
     return rows.map((row) => JSON.parse(String(row.schema)) as ClassSchema);
   }
 
+  async has(className: string): Promise<boolean> {
+    const rows = await this.ns.driver.all(`SELECT 1 AS "found" FROM ${this.ns.table(SCHEMA_TABLE)} WHERE "className" = ${this.dialect.placeholder(1)}`, [className]);
+    return rows.length > 0;
+  }
+
   async change(
     className: string,
     change: (current: ClassSchema | null) => ClassSchema | null,
