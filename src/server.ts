@@ -25,6 +25,7 @@ import { classRoutes } from './http/routes/classes.ts';
 import { schemaRoutes } from './http/routes/schemas.ts';
 import { batchRoute } from './http/routes/batch.ts';
 import { scanRoutes } from './http/routes/scans.ts';
+import { outboxRoutes } from './http/routes/outbox.ts';
 import { eventRoutes } from './http/routes/events.ts';
 import { aggregateRoutes } from './http/routes/aggregate.ts';
 import { userRoutes } from './http/routes/users.ts';
@@ -211,7 +212,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   // The batch route dispatches through the same table it is part of.
   let table: RouteTable;
   // Built-in classes' routes come first: their /1/classes/_X paths must win over the generic ones.
-  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes, ...functionRoutes(functions), ...hookRoutes(webhooks), ...pushRoutes, ...scriptLogRoutes(cloud), ...jobRoutes(jobs), ...unbuiltListRoutes, batchRoute(() => table)]);
+  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...outboxRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes, ...functionRoutes(functions), ...hookRoutes(webhooks), ...pushRoutes, ...scriptLogRoutes(cloud), ...jobRoutes(jobs), ...unbuiltListRoutes, batchRoute(() => table)]);
   registerAppRoutes(http, deps, table);
   const front = new DirectFront(deps, table, http.log as unknown as Logger, answerHooks);
   http.addHook('preClose', (done) => {

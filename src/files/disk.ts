@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, opendir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DEFAULT_CONTENT_TYPE } from './content-type.ts';
 import { isStoredName } from './names.ts';
-import type { ByteRange, FileInfo, FileLocation, FileStorage, FileUpload } from './port.ts';
+import type { ByteRange, FileFolder, FileInfo, FileLocation, FileStorage, FileUpload, ListedFile } from './port.ts';
 
 /**
  * Files on the local disk, for a single machine:
@@ -84,7 +84,28 @@ export class DiskFileStorage implements FileStorage {
     return removed;
   }
 
+  async list(folder: FileFolder, page: { readonly after: string; readonly limit: number }): Promise<ListedFile[]> {
+    if (page.limit <= 0) return [];
+    const names = await smallestNamesAfter(this.folderOf(folder), page.after, page.limit);
+    const listed = await Promise.all(names.map((name) => this.listed({ ...folder, name })));
+    // A file deleted between the directory read and its stat is left out of the page.
+    return listed.filter((file): file is ListedFile => file !== null);
+  }
+
   async close(): Promise<void> {}
+
+  private async listed(location: FileLocation): Promise<ListedFile | null> {
+    const { data, meta } = this.paths(location);
+    const found = await stat(data).catch(notFoundAsNull);
+    if (!found) return null;
+    const saved = await readMeta(meta);
+    return { name: location.name, size: found.size, contentType: saved.contentType ?? DEFAULT_CONTENT_TYPE, createdAt: found.mtime.toISOString() };
+  }
+
+  private folderOf(folder: FileFolder): string {
+    if (!/^[0-9a-f]+$/.test(folder.namespace)) throw new Error(`unsafe file folder ${folder.namespace}`);
+    return join(this.root, folder.namespace);
+  }
 
   private paths(location: FileLocation): { data: string; meta: string } {
     // isStoredName is checked by every caller: no separator or dot segment gets this far.
@@ -92,6 +113,36 @@ export class DiskFileStorage implements FileStorage {
     const dir = join(this.root, location.namespace);
     return { data: join(dir, location.name), meta: join(dir, '.meta', `${location.name}.json`) };
   }
+}
+
+/**
+ * The `limit` smallest stored names after `after` in a folder, read entry by entry (opendir), so
+ * memory holds one page of names however many files the app has; the time is one pass over the
+ * folder per page.
+ */
+async function smallestNamesAfter(dir: string, after: string, limit: number): Promise<string[]> {
+  const dirHandle = await opendir(dir).catch(notFoundAsNull);
+  if (!dirHandle) return [];
+  const kept: string[] = [];
+  for await (const entry of dirHandle) {
+    const name = entry.name;
+    if (!entry.isFile() || !isStoredName(name) || name <= after) continue;
+    if (kept.length === limit && name >= kept[limit - 1]!) continue;
+    kept.splice(insertionPoint(kept, name), 0, name);
+    if (kept.length > limit) kept.pop();
+  }
+  return kept;
+}
+
+function insertionPoint(sorted: readonly string[], name: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < name) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 function notFoundAsNull(error: unknown): null {

@@ -32,6 +32,18 @@ export interface ByteRange {
   readonly end: number;
 }
 
+/** One file of a listing: its stored name, size, content type and when it was stored. */
+export interface ListedFile {
+  readonly name: string;
+  readonly size: number;
+  readonly contentType: string;
+  /** ISO text; the file's modification time on disk, S3's LastModified. */
+  readonly createdAt: string;
+}
+
+/** The app a listing is of (as FileLocation, without a name). */
+export type FileFolder = Omit<FileLocation, 'name'>;
+
 /**
  * The file store of a server: one adapter for every app. A body that fails while it is read (too
  * large, or the client went away) leaves nothing behind.
@@ -45,5 +57,10 @@ export interface FileStorage {
   read(location: FileLocation, range: ByteRange | null): Promise<Readable | null>;
   /** false when there was no such file. */
   delete(location: FileLocation): Promise<boolean>;
+  /**
+   * At most `limit` of the app's stored files whose names sort after `after` (by code unit, which
+   * for stored names, all ASCII, is S3's byte order), in that order: a keyset page.
+   */
+  list(folder: FileFolder, page: { readonly after: string; readonly limit: number }): Promise<ListedFile[]>;
   close(): Promise<void>;
 }

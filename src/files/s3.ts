@@ -1,9 +1,9 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { DEFAULT_CONTENT_TYPE } from './content-type.ts';
 import { isStoredName } from './names.ts';
-import type { ByteRange, FileInfo, FileLocation, FileStorage, FileUpload } from './port.ts';
+import type { ByteRange, FileFolder, FileInfo, FileLocation, FileStorage, FileUpload, ListedFile } from './port.ts';
 
 export interface S3Settings {
   readonly bucket: string;
@@ -88,14 +88,56 @@ export class S3FileStorage implements FileStorage {
     return true;
   }
 
+  /**
+   * ListObjectsV2 under the app's folder from `after` on (S3 lists keys in byte order). A listing
+   * carries no content type, so each file listed is asked for it with a HEAD, a few at a time.
+   */
+  async list(folder: FileFolder, page: { readonly after: string; readonly limit: number }): Promise<ListedFile[]> {
+    const folderKey = this.key({ ...folder, name: '' });
+    const found: { name: string; size: number; lastModified: Date | undefined }[] = [];
+    let continuation: string | undefined;
+    while (found.length < page.limit) {
+      const listed = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.settings.bucket,
+          Prefix: folderKey,
+          MaxKeys: Math.min(1000, page.limit - found.length),
+          ...(continuation ? { ContinuationToken: continuation } : page.after ? { StartAfter: folderKey + page.after } : {}),
+        }),
+      );
+      for (const object of listed.Contents ?? []) {
+        const name = (object.Key ?? '').slice(folderKey.length);
+        // Keys written by something else than Basalt (a nested path, another layout) are not its files.
+        if (isStoredName(name)) found.push({ name, size: object.Size ?? 0, lastModified: object.LastModified });
+      }
+      if (!listed.IsTruncated || !listed.NextContinuationToken) break;
+      continuation = listed.NextContinuationToken;
+    }
+    const files: (ListedFile | null)[] = [];
+    for (let start = 0; start < found.length; start += HEADS_AT_ONCE) {
+      files.push(...(await Promise.all(found.slice(start, start + HEADS_AT_ONCE).map((file) => this.withType(folder, file)))));
+    }
+    return files.filter((file): file is ListedFile => file !== null);
+  }
+
   async close(): Promise<void> {
     this.client.destroy();
+  }
+
+  /** The listed file with its stored content type; null when it was deleted since the listing. */
+  private async withType(folder: FileFolder, file: { name: string; size: number; lastModified: Date | undefined }): Promise<ListedFile | null> {
+    const info = await this.stat({ ...folder, name: file.name });
+    if (!info) return null;
+    return { name: file.name, size: file.size, contentType: info.contentType, createdAt: (file.lastModified ?? new Date(0)).toISOString() };
   }
 
   private key(location: FileLocation): string {
     return `${this.settings.prefix}${location.applicationId}/${location.name}`;
   }
 }
+
+/** HEAD requests of one listing in flight together. */
+const HEADS_AT_ONCE = 16;
 
 async function collect(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];

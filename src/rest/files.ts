@@ -7,6 +7,7 @@ import { newStoredName } from '../files/names.ts';
 import { contentTypeFor, isActiveContent } from '../files/content-type.ts';
 import { fileTooLarge, SizeLimit } from '../files/limit.ts';
 import { parseRange } from '../files/range.ts';
+import { parseLimit } from './find.ts';
 import { ok, type RequestContext, type Result } from './context.ts';
 import { fileUrl } from './render.ts';
 import { FILE_CLASS } from './request-triggers.ts';
@@ -108,6 +109,34 @@ export async function deleteFile(ctx: RequestContext, files: Files, name: string
   const after = triggers.of('afterDeleteFile', FILE_CLASS);
   if (after) await after({ className: FILE_CLASS, file, ...callerFields(ctx) }).catch(() => {});
   return ok({});
+}
+
+/** The longest `after` a listing takes: a stored name is at most 32 + 1 + 128 characters. */
+const MAX_CURSOR = 161;
+
+/**
+ * GET /1/files?limit&after (docs/api.md "Listing files"): the master key only (403/119); the
+ * app's stored files sorted by name, `limit` of them (default 100, at most 1000) after the name
+ * `after`, each `{name, url, size, contentType, createdAt}`; `next`, the `after` of the next
+ * page, is there only when more files follow. A keyset page: the store never counts or skips.
+ */
+export async function listFiles(ctx: RequestContext, files: Files, query: Readonly<Record<string, unknown>>): Promise<Result> {
+  if (!ctx.auth.isMaster) throw Errors.operationForbidden('Listing files requires the master key.');
+  const limit = parseLimit(query.limit);
+  const after = query.after ?? '';
+  if (typeof after !== 'string' || after.length > MAX_CURSOR) throw Errors.invalidQuery(`after must be one file name of at most ${MAX_CURSOR} characters.`);
+  const folder = { applicationId: ctx.app.record.applicationId, namespace: ctx.app.record.namespace };
+  let listed;
+  try {
+    // One more than the page tells whether another page follows.
+    listed = await files.storage.list(folder, { after, limit: limit === 0 ? 0 : limit + 1 });
+  } catch (error) {
+    ctx.log.error({ err: error }, 'file storage failed to list files');
+    throw new ApiError(CATALOG.internalServerError, 'The files could not be listed.', 500);
+  }
+  const page = listed.slice(0, limit);
+  const results = page.map((file) => ({ name: file.name, url: fileUrl(ctx, file.name), size: file.size, contentType: file.contentType, createdAt: file.createdAt }));
+  return ok(listed.length > limit ? { results, next: page.at(-1)!.name } : { results });
 }
 
 /** The request headers that shape a download. */

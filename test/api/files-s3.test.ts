@@ -4,6 +4,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { newApp } from '../helpers/client.ts';
 import { fileScenarios } from '../helpers/file-scenarios.ts';
+import { fileListScenarios } from '../helpers/file-list-scenarios.ts';
 import { s3Target, upload, type FileTarget } from '../helpers/files.ts';
 import { freePort, run, start, stop, tempDatabase, tempDir, type Started } from '../helpers/process.ts';
 import { TestS3 } from '../helpers/s3.ts';
@@ -46,6 +47,7 @@ describe('files on S3', () => {
 
   for (const backend of ['sqlite', 'postgres'] as const) {
     describe(`[${backend}]`, () => fileScenarios(() => targets.get(backend)!));
+    describe(`[${backend}] listing`, () => fileListScenarios(() => targets.get(backend)!));
   }
 
   it('kept nothing on the local disk', () => {

@@ -2,7 +2,7 @@ import { Readable, pipeline } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Errors } from '../../errors/index.ts';
 import { isPlainObject } from '../../encoding/values.ts';
-import { deleteFile, downloadFile, uploadFile, type Files, type UploadCommand } from '../../rest/files.ts';
+import { deleteFile, downloadFile, listFiles, uploadFile, type Files, type UploadCommand } from '../../rest/files.ts';
 import { runOnce } from '../../rest/idempotency.ts';
 import type { RequestContext, Result } from '../../rest/context.ts';
 import { SizeLimit } from '../../files/limit.ts';
@@ -17,7 +17,7 @@ import type { HttpDeps } from '../deps.ts';
 type NameParams = { Params: { name: string } };
 
 /**
- * Spec 4.6 and decisions.md "Files": upload and delete under /1/files, and the file URLs under
+ * Spec 4.6 and decisions.md "Files": upload, list (docs/api.md) and delete under /1/files, and the file URLs under
  * /files/<applicationId>/<name>. Uploads live in a scope of their own whose bodies are streamed,
  * not parsed as JSON like every other request's.
  */
@@ -36,6 +36,11 @@ export function registerFileRoutes(app: FastifyInstance, deps: HttpDeps, files: 
     const { sdk } = splitSdkFields(request.body);
     const ctx = await resolveContext(deps, request, sdk);
     send(reply, await once(ctx, request, () => deleteFile(ctx, files, request.params.name)));
+  });
+
+  app.get('/1/files', async (request, reply) => {
+    const ctx = await resolveContext(deps, request, {});
+    send(reply, await listFiles(ctx, files, request.query as Record<string, unknown>));
   });
 
   // HEAD is declared with GET, not left to fastify's automatic HEAD routes: those answer a
