@@ -12,6 +12,9 @@ const SchemaPage = lazy(() => import('./pages/schema/SchemaPage.tsx').then((modu
 const ConsolePage = lazy(() => import('./pages/console/ConsolePage.tsx').then((module) => ({ default: module.ConsolePage })));
 const UsersPage = lazy(() => import('./pages/users/UsersPage.tsx').then((module) => ({ default: module.UsersPage })));
 const RolesPage = lazy(() => import('./pages/roles/RolesPage.tsx').then((module) => ({ default: module.RolesPage })));
+const InstallationsPage = lazy(() => import('./pages/installations/InstallationsPage.tsx').then((module) => ({ default: module.InstallationsPage })));
+const FilesPage = lazy(() => import('./pages/files/FilesPage.tsx').then((module) => ({ default: module.FilesPage })));
+const MailPage = lazy(() => import('./pages/mail/MailPage.tsx').then((module) => ({ default: module.MailPage })));
 import { navigate, useRoute, type Route } from './router.ts';
 
 /** The app pages of the top bar, each one path segment under the app. */
@@ -19,6 +22,9 @@ const APP_PAGES = [
   ['config', 'Config'],
   ['users', 'Users'],
   ['roles', 'Roles'],
+  ['installations', 'Installations'],
+  ['files', 'Files'],
+  ['mail', 'Mail'],
   ['console', 'API console'],
 ] as const;
 
@@ -83,6 +89,12 @@ function Shell() {
           <UsersPage key={route.applicationId} applicationId={route.applicationId} />
         ) : route.page === 'roles' ? (
           <RolesPage key={route.applicationId} applicationId={route.applicationId} />
+        ) : route.page === 'installations' ? (
+          <InstallationsPage key={route.applicationId} applicationId={route.applicationId} />
+        ) : route.page === 'files' ? (
+          <FilesPage key={route.applicationId} applicationId={route.applicationId} />
+        ) : route.page === 'mail' ? (
+          <MailPage key={route.applicationId} applicationId={route.applicationId} />
         ) : route.page === 'config' ? (
           <ConfigPage key={route.applicationId} applicationId={route.applicationId} />
         ) : (
@@ -98,5 +110,6 @@ function Shell() {
 function switchedRoute(route: Route, applicationId: string): Route {
   if (route.page === 'apps') return { page: 'apps', applicationId };
   if (route.page === 'config' || route.page === 'console' || route.page === 'users' || route.page === 'roles') return { page: route.page, applicationId };
+  if (route.page === 'installations' || route.page === 'files' || route.page === 'mail') return { page: route.page, applicationId };
   return { page: 'browser', applicationId };
 }

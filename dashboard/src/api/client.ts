@@ -1,5 +1,5 @@
 import { ApiFailure } from './errors.ts';
-import type { App, ClassSchema, FieldSchema, KeyName, ParseObject, ScanEntry, Where } from './types.ts';
+import type { App, ClassSchema, FieldSchema, KeyName, OutboxMail, ParseObject, ScanEntry, StoredFile, Where } from './types.ts';
 
 /**
  * The one module that talks to the server. Account calls (/1/apps) carry the account's email
@@ -150,6 +150,31 @@ export class AppApi {
   /** Sets the parameters named (a `{__op: Delete}` removes one), each with its masterKeyOnly flag. */
   putConfig(params: Record<string, unknown>, masterKeyOnly: Record<string, boolean>): Promise<{ result: boolean }> {
     return call('PUT', '/1/config', this.headers(), { params, masterKeyOnly });
+  }
+
+  /** An installation is changed and deleted through /1/installations, where the master key may do both. */
+  updateInstallation(objectId: string, fields: Record<string, unknown>): Promise<{ updatedAt: string }> {
+    return call('PUT', `/1/installations/${encodeURIComponent(objectId)}`, this.headers(), fields);
+  }
+
+  deleteInstallation(objectId: string): Promise<Record<string, never>> {
+    return call('DELETE', `/1/installations/${encodeURIComponent(objectId)}`, this.headers());
+  }
+
+  /** A page of the app's stored files by name (GET /1/files); `next` is the `after` of the following page. */
+  listFiles(after: string, limit: number): Promise<{ results: StoredFile[]; next?: string }> {
+    const query = new URLSearchParams({ limit: String(limit), ...(after ? { after } : {}) });
+    return call('GET', `/1/files?${query}`, this.headers());
+  }
+
+  deleteFile(name: string): Promise<Record<string, never>> {
+    return call('DELETE', `/1/files/${encodeURIComponent(name)}`, this.headers());
+  }
+
+  /** A page of the outbox, newest first (GET /1/outbox); `next` is the `before` of the following page. */
+  outbox(before: string, limit: number): Promise<{ results: OutboxMail[]; next?: string }> {
+    const query = new URLSearchParams({ limit: String(limit), ...(before ? { before } : {}) });
+    return call('GET', `/1/outbox?${query}`, this.headers());
   }
 
   /** Creates objects in one `/1/batch` request (at most 50); answers each row's failure, or null. */

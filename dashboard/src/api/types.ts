@@ -37,3 +37,24 @@ export interface ScanEntry {
 export type ParseObject = Readonly<Record<string, unknown>> & { readonly objectId: string };
 
 export type Where = Record<string, unknown>;
+
+/** One file of GET /1/files. */
+export interface StoredFile {
+  readonly name: string;
+  readonly url: string;
+  readonly size: number;
+  readonly contentType: string;
+  readonly createdAt?: string;
+}
+
+/** One mail of GET /1/outbox. */
+export interface OutboxMail {
+  readonly objectId: string;
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+  readonly html?: string;
+  readonly status: 'unsent' | 'failed';
+  readonly error?: string;
+  readonly createdAt: string;
+}
