@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { AppApi } from '../../api/client.ts';
 import { failureText } from '../../api/errors.ts';
 import type { ParseObject } from '../../api/types.ts';
 import { useSession } from '../../session.tsx';
+import { UserPicker } from './UserPicker.tsx';
 
 /** Roles are few (tens, not millions): one page of them, by name. */
 const ROLE_LIMIT = 1000;
@@ -125,7 +126,9 @@ function RoleMembers(props: { api: AppApi; role: ParseObject }) {
         <p className="muted">Loading…</p>
       ) : (
         <div className="row">
-          <MemberList title="Users" label="user" relation="users" roleName={roleName} members={members.users} field="username" onAdd={add} onRemove={(member, text) => change('users', 'RemoveRelation', member, `Removed ${text} from ${roleName}.`)} />
+          <MemberList title="Users" label="user" relation="users" roleName={roleName} members={members.users} field="username" onAdd={add} onRemove={(member, text) => change('users', 'RemoveRelation', member, `Removed ${text} from ${roleName}.`)}>
+            <UserPicker api={api} roleName={roleName} members={members.users} onTyped={(text) => add('users', text)} onPick={(user, name) => change('users', 'AddRelation', user, `Added ${name} to ${roleName}.`)} />
+          </MemberList>
           <MemberList title="Child roles" label="role" relation="roles" roleName={roleName} members={members.roles} field="name" onAdd={add} onRemove={(member, text) => change('roles', 'RemoveRelation', member, `Removed ${text} from ${roleName}.`)} />
         </div>
       )}
@@ -142,6 +145,8 @@ function MemberList(props: {
   field: 'username' | 'name';
   onAdd(relation: Relation, text: string): Promise<void>;
   onRemove(member: ParseObject, text: string): Promise<void>;
+  /** Replaces the typed-name form (the users list picks from the app's users). */
+  children?: ReactNode;
 }) {
   const [text, setText] = useState('');
   return (
@@ -159,10 +164,12 @@ function MemberList(props: {
           );
         })}
       </ul>
-      <form onSubmit={(event) => { event.preventDefault(); if (text.trim()) void props.onAdd(props.relation, text.trim()).then(() => setText('')); }}>
-        <input aria-label={`${props.label === 'user' ? 'Username' : 'Role name'} to add to ${props.roleName}`} value={text} onChange={(event) => setText(event.target.value)} />
-        <button type="submit">Add {props.label}</button>
-      </form>
+      {props.children ?? (
+        <form onSubmit={(event) => { event.preventDefault(); if (text.trim()) void props.onAdd(props.relation, text.trim()).then(() => setText('')); }}>
+          <input aria-label={`${props.label === 'user' ? 'Username' : 'Role name'} to add to ${props.roleName}`} value={text} onChange={(event) => setText(event.target.value)} />
+          <button type="submit">Add {props.label}</button>
+        </form>
+      )}
     </div>
   );
 }
