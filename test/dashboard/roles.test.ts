@@ -77,4 +77,33 @@ eachBackend('dashboard: roles', (target) => {
     assert.deepEqual(await related('_User', moderators, 'users'), []);
     assert.deepEqual(await related('_Role', moderators, 'roles'), ['Admins']);
   });
+
+  it('offers the users whose username or email starts with the text typed; picking one adds it, members are not offered', async () => {
+    for (const [username, email] of [['ada', 'ada@example.com'], ['adam', 'adam@example.com'], ['bob', 'adbob@example.com'], ['carol', 'carol@example.com']]) {
+      const user = await client.post('/1/users', { username, password: 'secret-1', email });
+      assert.equal(user.status, 201, user.text);
+    }
+    await page.getByRole('button', { name: 'Open the role Admins' }).click();
+    const offered = page.getByRole('list', { name: 'Users to add to Admins' });
+    await page.getByLabel('Username to add to Admins').fill('ad');
+    await offered.getByRole('button', { name: 'Add the user bob to Admins' }).waitFor();
+    assert.deepEqual(await offered.getByRole('button').allTextContents(), ['ada', 'adam', 'bob']);
+    await screenshot(page, target, 'roles-02-user-picker');
+    await page.getByLabel('Username to add to Admins').fill('ada');
+    await offered.getByRole('button', { name: 'Add the user bob to Admins' }).waitFor({ state: 'detached' });
+    assert.deepEqual(await offered.getByRole('button').allTextContents(), ['ada', 'adam']);
+    await offered.getByRole('button', { name: 'Add the user adam to Admins' }).click();
+    await page.getByText('Added adam to Admins.').waitFor();
+    await page.getByRole('list', { name: 'Users of Admins' }).getByText('adam').waitFor();
+    assert.equal(await page.getByLabel('Username to add to Admins').inputValue(), '', 'the text is cleared once picked');
+    assert.deepEqual(await related('_User', await roleId('Admins'), 'users'), ['adam']);
+
+    // adam is a member now: typing again offers only ada.
+    await page.getByLabel('Username to add to Admins').fill('ad');
+    await offered.getByRole('button', { name: 'Add the user bob to Admins' }).waitFor();
+    assert.deepEqual(await offered.getByRole('button').allTextContents(), ['ada', 'bob']);
+    // Regex characters are taken literally: nothing starts with "a.".
+    await page.getByLabel('Username to add to Admins').fill('a.');
+    await offered.waitFor({ state: 'detached' });
+  });
 });

@@ -43,6 +43,9 @@ export function FilesPage(props: { applicationId: string }) {
     <section className="files-page">
       <h2>Files</h2>
       {notice && <p role="status" className="notice">{notice}</p>}
+      <button type="button" onClick={() => void load('')}>Refresh</button>
+      {/* Above the list and sticky: the file opened from row 300 is still in view. */}
+      {open && <FilePreview key={open.name} file={open} onClose={() => setOpen(null)} />}
       {files === null ? (
         <p className="muted">Loading…</p>
       ) : (
@@ -57,7 +60,6 @@ export function FilesPage(props: { applicationId: string }) {
         </table>
       )}
       {next && <button type="button" onClick={() => void load(next)}>More files</button>}
-      {open && <FilePreview key={open.name} file={open} onClose={() => setOpen(null)} />}
     </section>
   );
 }

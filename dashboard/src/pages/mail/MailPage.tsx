@@ -36,6 +36,20 @@ export function MailPage(props: { applicationId: string }) {
       <h2>Mail outbox</h2>
       <p className="note">Mail of an app without SMTP settings waits here (unsent), and so does mail the SMTP server did not take (failed). Newest first.</p>
       {notice && <p role="status" className="notice">{notice}</p>}
+      <button type="button" onClick={() => void load('')}>Refresh</button>
+      {/* Above the list and sticky, like a mail reader's pane. */}
+      {open && (
+        <section className="mail-reader" aria-label={`Mail to ${open.to}`}>
+          <div className="row">
+            <h3 className="grow">{open.subject}</h3>
+            <button type="button" onClick={() => setOpen(null)}>Close</button>
+          </div>
+          <p className="note">To {open.to} · {open.createdAt} · {open.status}</p>
+          <pre className="console-answer" aria-label="Mail text">{open.text}</pre>
+          {/* The HTML part is shown as its source: rendering it would run the mail's markup in the dashboard's origin. */}
+          {open.html !== undefined && <pre className="console-answer" aria-label="Mail HTML source">{open.html}</pre>}
+        </section>
+      )}
       {mails === null ? (
         <p className="muted">Loading…</p>
       ) : (
@@ -58,18 +72,6 @@ export function MailPage(props: { applicationId: string }) {
         </table>
       )}
       {next && <button type="button" onClick={() => void load(next)}>Older mail</button>}
-      {open && (
-        <section className="mail-reader" aria-label={`Mail to ${open.to}`}>
-          <div className="row">
-            <h3 className="grow">{open.subject}</h3>
-            <button type="button" onClick={() => setOpen(null)}>Close</button>
-          </div>
-          <p className="note">To {open.to} · {open.createdAt} · {open.status}</p>
-          <pre className="console-answer" aria-label="Mail text">{open.text}</pre>
-          {/* The HTML part is shown as its source: rendering it would run the mail's markup in the dashboard's origin. */}
-          {open.html !== undefined && <pre className="console-answer" aria-label="Mail HTML source">{open.html}</pre>}
-        </section>
-      )}
     </section>
   );
 }
