@@ -3,6 +3,8 @@ import { describe, it } from 'node:test';
 import { FIRST_PAGE, nextCursor, pageQuery } from '../../dashboard/src/pages/browser/paging.ts';
 import { filterClause, filtersWhere } from '../../dashboard/src/pages/browser/filters.ts';
 import { editedValue } from '../../dashboard/src/pages/browser/edit-values.ts';
+import { installationsQuery, shortToken } from '../../dashboard/src/pages/installations/installations-query.ts';
+import { givenName, humanSize, previewKind } from '../../dashboard/src/pages/files/file-preview.ts';
 
 /**
  * The queries the data browser sends (docs/dashboard.md "The data grid"): keyset pages and filters.
@@ -88,5 +90,25 @@ describe('dashboard: edited values', () => {
     assert.throws(() => editedValue({ name: 'o', type: 'Object' }, '[]'), { message: 'An Object column takes a JSON object: { … }.' });
     assert.throws(() => editedValue({ name: 'o', type: 'Object' }, '{'), /^Error: Not valid JSON/);
     assert.throws(() => editedValue({ name: 'p', type: 'Pointer', targetClass: 'Team' }, 'a b'), { message: 'Write the objectId of a Team object.' });
+  });
+});
+
+describe('dashboard: installations, files', () => {
+  it('filters installations by channel (an array holding it) and device type, after the last objectId', () => {
+    assert.deepEqual(installationsQuery('', ''), {});
+    assert.deepEqual(installationsQuery('news', 'ios', 'abc'), { channels: 'news', deviceType: 'ios', objectId: { $gt: 'abc' } });
+    assert.equal(shortToken('0123456789abcdef'), '0123456789abcdef');
+    assert.equal(shortToken('0123456789abcdef0123'), '01234567…0123');
+  });
+
+  it('previews images inline (SVG as its source text), text and JSON as text, anything else as a link', () => {
+    assert.equal(previewKind('image/png'), 'image');
+    assert.equal(previewKind('image/svg+xml'), 'text', 'its source, never run');
+    assert.equal(previewKind('text/plain; charset=utf-8'), 'text');
+    assert.equal(previewKind('application/json'), 'text');
+    assert.equal(previewKind('application/ld+json'), 'text');
+    assert.equal(previewKind('application/pdf'), 'link');
+    assert.equal(givenName('0123456789abcdef0123456789abcdef_notes.txt'), 'notes.txt');
+    assert.equal(humanSize(1536), '1.5 KB');
   });
 });

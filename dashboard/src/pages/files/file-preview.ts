@@ -1,7 +1,7 @@
 /** How a stored file is shown: an image inline, text as text, anything else as a link only. */
 export type PreviewKind = 'image' | 'text' | 'link';
 
-/** SVG is left out of the images: it is served sandboxed and may hold scripts, so it is only linked. */
+/** SVG is not shown as an image but as its source (a +xml type): it may hold scripts, and text cannot run them. */
 const TEXT_TYPES = /^(text\/|application\/(json|xml|javascript|x-ndjson|csv)\b|[a-z]+\/[^;]*\+(json|xml)\b)/;
 
 export function previewKind(contentType: string): PreviewKind {
