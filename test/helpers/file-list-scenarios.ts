@@ -72,6 +72,23 @@ export function fileListScenarios(target: () => FileTarget): void {
     assert.deepEqual(zero.body, { results: [] });
   });
 
+  it('leaves out what the store holds under other names, and still fills each page', async () => {
+    // Sorted among the stored names (digits, then letters), so that they fall inside pages.
+    const strays = [`${stored[1]!.name.slice(0, 10)}-stray.txt`, `${stored[2]!.name.slice(0, 10)}`, 'zz-notes.txt'];
+    for (const name of strays) await target().plant(app, stored[0]!.name, name, Buffer.from('not Basalt'));
+    const names: string[] = [];
+    let after = '';
+    for (let pages = 0; pages < 10; pages++) {
+      const answer = await list({ limit: 2, ...(after ? { after } : {}) });
+      assert.equal(answer.status, 200, answer.text);
+      names.push(...answer.body.results.map((f: { name: string }) => f.name));
+      if (!answer.body.next) break;
+      assert.equal(answer.body.results.length, 2, 'a page followed by another is full');
+      after = answer.body.next;
+    }
+    assert.deepEqual(names, stored.map((f) => f.name));
+  });
+
   it('leaves a deleted file out of the listing', async () => {
     const gone = stored[0]!;
     assert.equal((await app.delete(`/1/files/${gone.name}`, { key: 'master' })).status, 200);

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { basename, dirname, join } from 'node:path';
 import type { AppClient, Response } from './client.ts';
@@ -17,6 +17,8 @@ export interface FileTarget extends Target {
   stored(app: AppClient, name: string): Promise<Buffer | null>;
   /** Every file the store keeps for the app (uploads in progress too), found through one file known to be there. */
   storedBeside(app: AppClient, knownName: string): Promise<string[]>;
+  /** Writes a file into the app's folder of the store behind Basalt's back (beside a file known to be there). */
+  plant(app: AppClient, knownName: string, name: string, bytes: Buffer): Promise<void>;
 }
 
 /**
@@ -42,6 +44,11 @@ export function diskTarget(target: Target): FileTarget {
       const uploads = readdirSync(join(dir, '.uploads')).map((name) => `.uploads/${name}`);
       return [...readdirSync(dir).filter((name) => !name.startsWith('.')), ...uploads].sort();
     },
+    plant: async (_app, knownName, name, bytes) => {
+      const path = find(knownName);
+      if (!path) throw new Error(`${knownName} is not on the disk`);
+      writeFileSync(join(dirname(path), name), bytes);
+    },
   };
 }
 
@@ -55,6 +62,7 @@ export function s3Target(target: Target, s3: TestS3, prefix: string): FileTarget
       const folder = `${prefix}${app.app.applicationId}/`;
       return (await s3.keys(folder)).map((key) => key.slice(folder.length));
     },
+    plant: (app, _knownName, name, bytes) => s3.put(`${prefix}${app.app.applicationId}/${name}`, bytes),
   };
 }
 

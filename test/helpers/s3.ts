@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 
 /** What s3rver accepts: it checks every request's signature against these credentials. */
 const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -55,6 +55,11 @@ export class TestS3 {
       if ((error as { name?: string }).name === 'NoSuchKey') return null;
       throw error;
     }
+  }
+
+  /** Writes an object straight into the bucket, as another program would. */
+  async put(key: string, bytes: Buffer): Promise<void> {
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes }));
   }
 
   /** Every key that starts with `prefix`. */
