@@ -19,11 +19,13 @@ after(async () => {
 /** A 2×2 red PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==', 'base64');
 const TEXT = 'First line of the notes,\nand a second one.\n';
+/** 70 KB: longer than the 64 KB a text preview reads. */
+const LONG_TEXT = Buffer.from('0123456789abcde\n'.repeat(4480));
 
 eachBackend('dashboard: files', (target) => {
   let client: AppClient;
   let page: Page;
-  const names = { image: '', text: '', pdf: '' };
+  const names = { image: '', text: '', pdf: '', log: '', empty: '' };
   const rows = () => page.locator('tr[data-file]');
 
   async function listed(): Promise<string[]> {
@@ -42,6 +44,8 @@ eachBackend('dashboard: files', (target) => {
     names.image = await stored('dot.png', PNG, 'image/png');
     names.text = await stored('notes.txt', Buffer.from(TEXT), 'text/plain; charset=utf-8');
     names.pdf = await stored('paper.pdf', Buffer.from('%PDF-1.4 not really'), 'application/pdf');
+    names.log = await stored('server.log', LONG_TEXT, 'text/plain');
+    names.empty = await stored('empty.txt', Buffer.alloc(0), 'text/plain');
     // 50 more, so that the first page (50) is full and the rest is read from `next`.
     for (let i = 0; i < 50; i++) await stored(`filler-${i}.txt`, Buffer.from(String(i)), 'text/plain');
 
@@ -63,7 +67,7 @@ eachBackend('dashboard: files', (target) => {
     await page.getByRole('button', { name: 'More files' }).waitFor({ state: 'detached' });
     const shown = await rows().evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-file')!));
     assert.deepEqual(shown, await listed(), 'every file once, in the order of GET /1/files');
-    assert.equal(shown.length, 53);
+    assert.equal(shown.length, 55);
     const cells = await page.locator(`tr[data-file="${names.image}"] td`).allTextContents();
     assert.equal(cells[0], `dot.png${names.image}`);
     assert.equal(cells[1], `${PNG.length} B`);
@@ -85,6 +89,18 @@ eachBackend('dashboard: files', (target) => {
     assert.equal(await text.textContent(), TEXT);
     await screenshot(page, target, 'files-02-text');
 
+    await page.getByRole('button', { name: `Preview ${names.log}` }).click();
+    const long = page.getByRole('region', { name: `Preview of ${names.log}` });
+    await long.getByLabel('File text').waitFor();
+    assert.equal(await long.getByLabel('File text').textContent(), LONG_TEXT.subarray(0, 64 * 1024).toString());
+    await long.getByText('The first 64.0 KB of 70.0 KB.').waitFor();
+
+    // An empty file is read whole (a Range of it would answer 416).
+    await page.getByRole('button', { name: `Preview ${names.empty}` }).click();
+    const empty = page.getByRole('region', { name: `Preview of ${names.empty}` }).getByLabel('File text');
+    await empty.waitFor();
+    assert.equal(await empty.textContent(), '');
+
     await page.getByRole('button', { name: `Preview ${names.pdf}` }).click();
     const preview = page.getByRole('region', { name: `Preview of ${names.pdf}` });
     await preview.getByText('No preview for application/pdf; use the download link.').waitFor();
@@ -101,6 +117,6 @@ eachBackend('dashboard: files', (target) => {
     await page.locator(`tr[data-file="${names.pdf}"]`).waitFor({ state: 'detached' });
     assert.equal((await listed()).includes(names.pdf), false);
     assert.equal((await fetch(`${target.url}/files/${client.app.applicationId}/${names.pdf}`)).status, 404);
-    assert.equal(await rows().count(), 52);
+    assert.equal(await rows().count(), 54);
   });
 });

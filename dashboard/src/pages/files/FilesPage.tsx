@@ -109,13 +109,15 @@ function FilePreview(props: { file: StoredFile; onClose(): void }) {
     if (kind !== 'text') return;
     // A file URL needs no key; only the first bytes are asked for. A URL on another origin
     // (the app's filesURL) is outside the page's connect-src: the link below still opens it.
-    fetch(file.url, { headers: { Range: `bytes=0-${TEXT_PREVIEW_BYTES - 1}` }, credentials: 'omit', cache: 'no-store' })
+    // A Range on an empty file would answer 416, so only a file larger than the preview gets one.
+    const headers: Record<string, string> = file.size > TEXT_PREVIEW_BYTES ? { Range: `bytes=0-${TEXT_PREVIEW_BYTES - 1}` } : {};
+    fetch(file.url, { headers, credentials: 'omit', cache: 'no-store' })
       .then(async (response) => {
         if (!response.ok) throw new Error(`The file answered ${response.status}.`);
         setText(await response.text());
       })
       .catch((error: unknown) => setProblem(error instanceof Error && !(error instanceof TypeError) ? error.message : 'The file cannot be read from this page; open it below.'));
-  }, [file.url, kind]);
+  }, [file.url, file.size, kind]);
   return (
     <section className="file-preview" aria-label={`Preview of ${file.name}`}>
       <div className="row">
