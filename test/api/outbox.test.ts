@@ -3,7 +3,7 @@ import { before, it } from 'node:test';
 import { eachBackend } from '../helpers/each-backend.ts';
 import { newApp, unique, type AppClient } from '../helpers/client.ts';
 import { assertError } from '../helpers/users.ts';
-import { freePort } from '../helpers/process.ts';
+import { TestSmtp } from '../helpers/smtp.ts';
 
 /** GET /1/outbox (docs/api.md "The outbox"): the mail an app without SMTP settings keeps. */
 const UNLIMITED = { rateLimits: { authRequestsPerMinute: 0 } };
@@ -75,26 +75,30 @@ eachBackend('the outbox', (target) => {
     assertError(await outbox({}, 'none'), 401, 903);
   });
 
-  it('shows a mail the SMTP server did not take as failed, with its error', { timeout: 30_000 }, async () => {
-    // Nothing listens on this port: every attempt fails until the job is dead and its copy kept.
-    const closed = await freePort();
-    const smtpApp = await newApp(target, { emailVerification: true, email: { host: '127.0.0.1', port: closed, from: 'Basalt <noreply@example.com>' }, ...UNLIMITED });
-    const email = `${unique('mail')}@example.com`;
-    assert.equal((await smtpApp.post('/1/users', { username: unique('user'), password: 'secret-1', email })).status, 201);
-    let answer = await smtpApp.get('/1/outbox', { key: 'master' });
-    while (answer.status === 200 && answer.body.results.length === 0) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      answer = await smtpApp.get('/1/outbox', { key: 'master' });
+  it('shows a mail the SMTP server did not take as failed, with its error', { timeout: 120_000 }, async () => {
+    // A refused login is a permanent failure (5xx): the job is dead at once and its copy kept.
+    const smtp = await TestSmtp.start({ auth: { user: 'mailer', pass: 'right' } });
+    try {
+      const smtpApp = await newApp(target, { emailVerification: true, email: smtp.settings('Basalt <noreply@example.com>', { user: 'mailer', pass: 'wrong' }), ...UNLIMITED });
+      const email = `${unique('mail')}@example.com`;
+      assert.equal((await smtpApp.post('/1/users', { username: unique('user'), password: 'secret-1', email })).status, 201);
+      let answer = await smtpApp.get('/1/outbox', { key: 'master' });
+      while (answer.status === 200 && answer.body.results.length === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        answer = await smtpApp.get('/1/outbox', { key: 'master' });
+      }
+      assert.equal(answer.status, 200, answer.text);
+      const [failed, ...more] = answer.body.results;
+      assert.deepEqual(more, []);
+      assert.deepEqual(Object.keys(failed).sort(), ['createdAt', 'error', 'objectId', 'status', 'subject', 'text', 'to']);
+      assert.equal(failed.status, 'failed');
+      assert.equal(failed.to, email);
+      assert.equal(typeof failed.error, 'string');
+      assert.ok(failed.error.length > 0);
+      assert.match(failed.text, /verify_email/);
+    } finally {
+      await smtp.close();
     }
-    assert.equal(answer.status, 200, answer.text);
-    const [failed, ...more] = answer.body.results;
-    assert.deepEqual(more, []);
-    assert.deepEqual(Object.keys(failed).sort(), ['createdAt', 'error', 'objectId', 'status', 'subject', 'text', 'to']);
-    assert.equal(failed.status, 'failed');
-    assert.equal(failed.to, email);
-    assert.equal(typeof failed.error, 'string');
-    assert.ok(failed.error.length > 0);
-    assert.match(failed.text, /verify_email/);
   });
 
   it('refuses a limit that is not a whole number (400/117) and a before that names no mail (400/102)', async () => {
