@@ -11,6 +11,7 @@ const ConfigPage = lazy(() => import('./pages/config/ConfigPage.tsx').then((modu
 const SchemaPage = lazy(() => import('./pages/schema/SchemaPage.tsx').then((module) => ({ default: module.SchemaPage })));
 const ConsolePage = lazy(() => import('./pages/console/ConsolePage.tsx').then((module) => ({ default: module.ConsolePage })));
 const UsersPage = lazy(() => import('./pages/users/UsersPage.tsx').then((module) => ({ default: module.UsersPage })));
+const SessionsPage = lazy(() => import('./pages/sessions/SessionsPage.tsx').then((module) => ({ default: module.SessionsPage })));
 const RolesPage = lazy(() => import('./pages/roles/RolesPage.tsx').then((module) => ({ default: module.RolesPage })));
 import { navigate, useRoute, type Route } from './router.ts';
 
@@ -18,6 +19,7 @@ import { navigate, useRoute, type Route } from './router.ts';
 const APP_PAGES = [
   ['config', 'Config'],
   ['users', 'Users'],
+  ['sessions', 'Sessions'],
   ['roles', 'Roles'],
   ['console', 'API console'],
 ] as const;
@@ -81,6 +83,8 @@ function Shell() {
           <ConsolePage key={route.applicationId} applicationId={route.applicationId} />
         ) : route.page === 'users' ? (
           <UsersPage key={route.applicationId} applicationId={route.applicationId} />
+        ) : route.page === 'sessions' ? (
+          <SessionsPage key={route.applicationId} applicationId={route.applicationId} />
         ) : route.page === 'roles' ? (
           <RolesPage key={route.applicationId} applicationId={route.applicationId} />
         ) : route.page === 'config' ? (
@@ -97,6 +101,7 @@ function Shell() {
 /** The same page of another app; a class page falls back to that app's class list. */
 function switchedRoute(route: Route, applicationId: string): Route {
   if (route.page === 'apps') return { page: 'apps', applicationId };
+  if (route.page === 'sessions') return { page: 'sessions', applicationId };
   if (route.page === 'config' || route.page === 'console' || route.page === 'users' || route.page === 'roles') return { page: route.page, applicationId };
   return { page: 'browser', applicationId };
 }
