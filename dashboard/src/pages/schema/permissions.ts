@@ -27,16 +27,8 @@ export function checkPermissions(text: string): Record<string, unknown> {
 
 /** The text with one principal of one operation granted or not; the text as it was when it is not valid JSON. */
 export function toggled(text: string, operation: string, principal: string, on: boolean): string {
-  let permissions: Record<string, Record<string, unknown>>;
-  try {
-    permissions = JSON.parse(text) as Record<string, Record<string, unknown>>;
-  } catch {
-    return text;
-  }
-  const grants = { ...(permissions[operation] ?? {}) };
-  if (on) grants[principal] = true;
-  else delete grants[principal];
-  return JSON.stringify({ ...permissions, [operation]: grants }, null, 2);
+  const permissions = parsePermissions(text);
+  return permissions ? permissionsText(withGrant(permissions, operation, principal, on)) : text;
 }
 
 /** The permissions as an object the editors change; each change gives a new object (never mutated). */

@@ -25,6 +25,8 @@ export function PrincipalSearch(props: { api: AppApi; label: string; roles?: boo
   const { api, roles } = props;
   const [text, setText] = useState('');
   const [found, setFound] = useState<readonly Principal[]>([]);
+  // The text the shown matches answer, so "no match" is said only once the server has answered.
+  const [answered, setAnswered] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   // Only the answer to the latest text is shown: an older, slower answer is dropped.
   const latest = useRef(0);
@@ -46,6 +48,7 @@ export function PrincipalSearch(props: { api: AppApi; label: string; roles?: boo
             ...userRows.map((user) => ({ kind: 'user' as const, objectId: user.objectId, name: String(user.username ?? user.objectId) })),
             ...roleRows.map((role) => ({ kind: 'role' as const, objectId: role.objectId, name: String(role.name) })),
           ]);
+          setAnswered(search);
           setProblem(null);
         },
         (error: unknown) => asked === latest.current && setProblem(failureText(error)),
@@ -65,7 +68,7 @@ export function PrincipalSearch(props: { api: AppApi; label: string; roles?: boo
       {problem && <span role="alert" className="problem">{problem}</span>}
       {text.trim() !== '' && (
         <ul className="suggestions" aria-label={`Matches of ${props.label}`}>
-          {found.length === 0 && <li className="muted">No match yet.</li>}
+          {found.length === 0 && <li className="muted">{answered === text.trim() ? 'No match.' : 'Searching…'}</li>}
           {found.map((principal) => (
             <li key={`${principal.kind}:${principal.objectId}`}>
               <button type="button" className="link" aria-label={`Pick the ${principal.kind} ${principal.name}`} onClick={() => pick(principal)}>
