@@ -3,7 +3,7 @@ import type { AppApi } from '../../api/client.ts';
 import { failureText } from '../../api/errors.ts';
 import { useSession } from '../../session.tsx';
 import { ConfigHistory, historyOf, type ConfigChange, type ParamState } from './ConfigHistory.tsx';
-import { FilePreview, FileUpload } from './FileValue.tsx';
+import { fileOf, FilePreview, FileUpload } from './FileValue.tsx';
 import { PARAM_TYPES, parseValue, typeOfValue, valueText, type ParamType } from './config-values.ts';
 
 interface Param {
@@ -89,7 +89,7 @@ export function ConfigPage(props: { applicationId: string }) {
                 <tr key={param.name} data-param={param.name}>
                   <td>{param.name}</td>
                   <td>{typeOfValue(param.value)}</td>
-                  <td className="config-value">{valueText(param.value, typeOfValue(param.value))}<FilePreview value={param.value} /></td>
+                  <td className="config-value">{fileOf(param.value) ? fileOf(param.value)!.name : valueText(param.value, typeOfValue(param.value))}<FilePreview value={param.value} /></td>
                   <td>{param.masterKeyOnly ? 'yes' : 'no'}</td>
                   <td>
                     <button type="button" onClick={() => setEditing(param.name)} aria-label={`Edit ${param.name}`}>Edit</button>
