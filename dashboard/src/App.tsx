@@ -11,6 +11,7 @@ const ConfigPage = lazy(() => import('./pages/config/ConfigPage.tsx').then((modu
 const SchemaPage = lazy(() => import('./pages/schema/SchemaPage.tsx').then((module) => ({ default: module.SchemaPage })));
 const ConsolePage = lazy(() => import('./pages/console/ConsolePage.tsx').then((module) => ({ default: module.ConsolePage })));
 const UsersPage = lazy(() => import('./pages/users/UsersPage.tsx').then((module) => ({ default: module.UsersPage })));
+const SessionsPage = lazy(() => import('./pages/sessions/SessionsPage.tsx').then((module) => ({ default: module.SessionsPage })));
 const RolesPage = lazy(() => import('./pages/roles/RolesPage.tsx').then((module) => ({ default: module.RolesPage })));
 const InstallationsPage = lazy(() => import('./pages/installations/InstallationsPage.tsx').then((module) => ({ default: module.InstallationsPage })));
 const FilesPage = lazy(() => import('./pages/files/FilesPage.tsx').then((module) => ({ default: module.FilesPage })));
@@ -21,6 +22,7 @@ import { navigate, useRoute, type Route } from './router.ts';
 const APP_PAGES = [
   ['config', 'Config'],
   ['users', 'Users'],
+  ['sessions', 'Sessions'],
   ['roles', 'Roles'],
   ['installations', 'Installations'],
   ['files', 'Files'],
@@ -87,6 +89,8 @@ function Shell() {
           <ConsolePage key={route.applicationId} applicationId={route.applicationId} />
         ) : route.page === 'users' ? (
           <UsersPage key={route.applicationId} applicationId={route.applicationId} />
+        ) : route.page === 'sessions' ? (
+          <SessionsPage key={route.applicationId} applicationId={route.applicationId} />
         ) : route.page === 'roles' ? (
           <RolesPage key={route.applicationId} applicationId={route.applicationId} />
         ) : route.page === 'installations' ? (
@@ -109,6 +113,7 @@ function Shell() {
 /** The same page of another app; a class page falls back to that app's class list. */
 function switchedRoute(route: Route, applicationId: string): Route {
   if (route.page === 'apps') return { page: 'apps', applicationId };
+  if (route.page === 'sessions') return { page: 'sessions', applicationId };
   if (route.page === 'config' || route.page === 'console' || route.page === 'users' || route.page === 'roles') return { page: route.page, applicationId };
   if (route.page === 'installations' || route.page === 'files' || route.page === 'mail') return { page: route.page, applicationId };
   return { page: 'browser', applicationId };

@@ -8,6 +8,7 @@ export type Route =
   | { readonly page: 'browser'; readonly applicationId: string; readonly className?: string }
   | { readonly page: 'config'; readonly applicationId: string }
   | { readonly page: 'console'; readonly applicationId: string }
+  | { readonly page: 'sessions'; readonly applicationId: string }
   | { readonly page: 'users'; readonly applicationId: string }
   | { readonly page: 'roles'; readonly applicationId: string }
   | { readonly page: 'installations' | 'files' | 'mail'; readonly applicationId: string }
@@ -16,6 +17,7 @@ export type Route =
 export function parseRoute(pathname: string): Route {
   const parts = pathname.slice(BASE.length).split('/').filter(Boolean).map(decodeURIComponent);
   if (parts[0] === 'apps' && parts[1]) {
+    if (parts[2] === 'sessions') return { page: 'sessions', applicationId: parts[1] };
     if (parts[2] === 'schema' && parts[3]) return { page: 'schema', applicationId: parts[1], className: parts[3] };
     if (parts[2] === 'config' || parts[2] === 'console' || parts[2] === 'users' || parts[2] === 'roles') return { page: parts[2], applicationId: parts[1] };
     if (parts[2] === 'installations' || parts[2] === 'files' || parts[2] === 'mail') return { page: parts[2], applicationId: parts[1] };
@@ -27,6 +29,7 @@ export function parseRoute(pathname: string): Route {
 
 export function routePath(route: Route): string {
   const app = route.applicationId ? `/apps/${encodeURIComponent(route.applicationId)}` : '';
+  if (route.page === 'sessions') return `${BASE}${app}/sessions`;
   if (route.page === 'schema') return `${BASE}${app}/schema/${encodeURIComponent(route.className)}`;
   if (route.page === 'config' || route.page === 'console' || route.page === 'users' || route.page === 'roles') return `${BASE}${app}/${route.page}`;
   if (route.page === 'installations' || route.page === 'files' || route.page === 'mail') return `${BASE}${app}/${route.page}`;

@@ -6,7 +6,11 @@ import { newApp, type AppClient } from '../helpers/client.ts';
 import { ADMIN } from '../helpers/targets.ts';
 import { launch, screenshot, signIn } from './browser.ts';
 
-/** The config page (docs/dashboard.md "Config"): parameters of every type added, edited and deleted, read back through GET /1/config. */
+/**
+ * The config page (docs/dashboard.md "Config"): parameters of every type added, edited and
+ * deleted, a File uploaded from the page, and changes put back from the tab's history; all read
+ * back through GET /1/config.
+ */
 let browser: Browser;
 before(async () => {
   browser = await launch();
@@ -104,5 +108,46 @@ eachBackend('dashboard: config parameters', (target) => {
     assert.equal(config.body.masterKeyOnly.welcome, true);
     assert.equal('beta' in config.body.params, false);
     assert.equal(Object.keys(config.body.params).length, 7);
+  });
+
+  it('uploads a File parameter from the page and previews the image', async () => {
+    // A 1×1 PNG.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+    await page.getByLabel('Name of the new parameter').fill('logo');
+    await page.getByLabel(`Type of ${NEW}`).selectOption('File');
+    await page.getByLabel(`File for ${NEW}`).setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
+    await page.getByText('Uploaded logo.png.').waitFor();
+    await page.getByRole('button', { name: 'Add parameter' }).click();
+    await page.getByText('Saved logo.').waitFor();
+    const config = await client.get('/1/config', { key: 'master' });
+    const logo = config.body.params.logo as { __type: string; name: string; url: string };
+    assert.equal(logo.__type, 'File');
+    assert.match(logo.name, /^[0-9a-f]{32}_logo\.png$/);
+    const bytes = await fetch(logo.url);
+    assert.equal(bytes.status, 200);
+    assert.equal(bytes.headers.get('content-type'), 'image/png');
+    assert.deepEqual(Buffer.from(await bytes.arrayBuffer()), png);
+    // The row shows the image itself, loaded from the file's URL.
+    const preview = page.locator('tr[data-param="logo"]').getByRole('img', { name: `Preview of ${logo.name}` });
+    await page.waitForFunction((name) => (document.querySelector(`img[alt="Preview of ${name}"]`) as HTMLImageElement | null)?.naturalWidth === 1, logo.name);
+    assert.equal(await preview.getAttribute('src'), logo.url);
+    await screenshot(page, target, 'config-03-file');
+  });
+
+  it("lists this tab's changes and puts one back as it was", async () => {
+    const rows = page.getByRole('table', { name: 'Config changes' }).locator('tbody tr');
+    // Eight added, one edited, one deleted, one File: refusals are not changes.
+    assert.equal(await rows.count(), 11);
+    assert.equal(await page.locator('tr[data-change="welcome"]').count(), 2);
+    await page.getByRole('button', { name: 'Put welcome back as before change 9' }).click();
+    await page.getByText('Saved welcome.').waitFor();
+    await page.getByRole('button', { name: 'Put beta back as before change 10' }).click();
+    await page.getByText('Saved beta.').waitFor();
+    assert.equal(await rows.count(), 13);
+    await screenshot(page, target, 'config-04-history');
+    const config = await client.get('/1/config', { key: 'master' });
+    assert.equal(config.body.params.welcome, 'Hello, world');
+    assert.notEqual(config.body.masterKeyOnly.welcome, true);
+    assert.equal(config.body.params.beta, true);
   });
 });

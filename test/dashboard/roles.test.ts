@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { eachBackend } from '../helpers/each-backend.ts';
@@ -6,7 +7,10 @@ import { newApp, type AppClient } from '../helpers/client.ts';
 import { ADMIN } from '../helpers/targets.ts';
 import { launch, screenshot } from './browser.ts';
 
-/** The roles page (docs/dashboard.md "Roles"): a role created with a user and a child role, checked through the REST API. */
+/**
+ * The roles page (docs/dashboard.md "Roles"): a role created with a user and a child role, checked
+ * through the REST API, and a role of 1,001 users listed whole, a keyset page of 1,000 at a time.
+ */
 let browser: Browser;
 before(async () => {
   browser = await launch();
@@ -20,7 +24,8 @@ eachBackend('dashboard: roles', (target) => {
   let page: Page;
 
   before(async () => {
-    client = await newApp(target);
+    // No limit on sign-ups: 1,001 users are signed up at once below.
+    client = await newApp(target, { rateLimits: { authRequestsPerMinute: 0 } });
     page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     await page.goto(`${target.url}/dashboard/apps/${client.app.applicationId}/roles`);
     await page.getByLabel('Email', { exact: true }).fill(ADMIN.email);
@@ -105,5 +110,41 @@ eachBackend('dashboard: roles', (target) => {
     // Regex characters are taken literally: nothing starts with "a.".
     await page.getByLabel('Username to add to Admins').fill('a.');
     await offered.waitFor({ state: 'detached' });
+  });
+
+  it('lists a role of more than 1,000 users a page at a time, by objectId', async () => {
+    await page.getByLabel('Name of the new role').fill('Crowd');
+    await page.getByRole('button', { name: 'Create role' }).click();
+    await page.getByText('Created the role Crowd.').waitFor();
+    // 1,001 anonymous users (no password to hash), 50 per batch.
+    const userIds: string[] = [];
+    for (let start = 0; start < 1001; start += 50) {
+      const requests = Array.from({ length: Math.min(50, 1001 - start) }, () => ({ method: 'POST', path: '/1/users', body: { authData: { anonymous: { id: randomUUID() } } } }));
+      const answer = await client.post('/1/batch', { requests });
+      assert.equal(answer.status, 200, answer.text);
+      for (const one of answer.body as { success?: { objectId: string } }[]) userIds.push(one.success!.objectId);
+    }
+    const crowd = await roleId('Crowd');
+    const added = await client.put(`/1/roles/${crowd}`, { users: { __op: 'AddRelation', objects: userIds.map((objectId) => ({ __type: 'Pointer', className: '_User', objectId })) } }, { key: 'master' });
+    assert.equal(added.status, 200, added.text);
+
+    const end = async (order: string) => {
+      const answer = await client.get('/1/classes/_User', { key: 'master', query: { where: { $relatedTo: { object: { __type: 'Pointer', className: '_Role', objectId: crowd }, key: 'users' } }, order, limit: 1 } });
+      return answer.body.results[0].username as string;
+    };
+    await page.getByRole('button', { name: 'Open the role Crowd' }).click();
+    const items = page.getByRole('list', { name: 'Users of Crowd' }).locator('li');
+    await items.nth(999).waitFor();
+    assert.equal(await items.count(), 1000);
+    await page.getByText('Showing 1000 users and 0 child roles, by objectId.').waitFor();
+    assert.ok((await items.first().textContent())!.startsWith(await end('objectId')));
+    await page.getByRole('button', { name: 'More users' }).click();
+    await items.nth(1000).waitFor();
+    assert.equal(await items.count(), 1001);
+    await page.getByRole('button', { name: 'More users' }).waitFor({ state: 'detached' });
+    assert.ok((await items.last().textContent())!.startsWith(await end('-objectId')));
+    const names = await items.evaluateAll((lis) => lis.map((li) => li.firstChild?.textContent ?? ''));
+    assert.equal(new Set(names).size, 1001);
+    await screenshot(page, target, 'roles-03-many-members');
   });
 });

@@ -8,8 +8,10 @@ import { launch, screenshot, signIn } from './browser.ts';
 
 /**
  * The schema page (docs/dashboard.md "Schema"): a column added and one removed, an index created
- * by hand and one from the suggestion of GET /1/scans, one dropped, and the class-level
- * permissions edited as JSON; every change read back through GET /1/schemas/<className>.
+ * by hand and one from the suggestion of GET /1/scans, one dropped, the class-level permissions
+ * edited as JSON, users and roles picked from a search, pointer permissions and protected fields
+ * from their own editors, and a class deleted (emptied first); every change read back through
+ * GET /1/schemas/<className>.
  */
 let browser: Browser;
 before(async () => {
@@ -107,5 +109,102 @@ eachBackend('dashboard: the schema page', (target) => {
     const expected = { ...permissions, create: {}, delete: { '*': true } };
     for (const [operation, value] of Object.entries(expected)) assert.deepEqual(stored[operation], value, operation);
     assert.equal((await client.get(`/1/classes/${className}`)).status, 403);
+  });
+
+  /** The page's own navigation, so the signed-in state (in memory only) is kept. */
+  async function open(path: string): Promise<void> {
+    await page.evaluate((to) => {
+      history.pushState(null, '', to);
+      dispatchEvent(new PopStateEvent('popstate'));
+    }, path);
+  }
+
+  it('adds a user and a role found by search, pointer permissions and protected fields, all saved with the JSON', async () => {
+    const ada = await client.post('/1/users', { username: 'ada', password: 'engine-1' });
+    assert.equal(ada.status, 201, ada.text);
+    assert.equal((await client.post('/1/roles', { name: 'Editors', ACL: { '*': { read: true } } }, { key: 'master' })).status, 201);
+    const fields = { owner: { type: 'Pointer', targetClass: '_User' }, editors: { type: 'Array' }, secret: { type: 'String' } };
+    assert.equal((await client.put(`/1/schemas/${className}`, { fields }, { key: 'master' })).status, 200);
+    // Left and opened again, the page reads the new columns.
+    await page.getByRole('button', { name: 'Browse data' }).click();
+    await page.getByRole('button', { name: 'Schema', exact: true }).click();
+    await page.getByRole('heading', { name: `Schema of ${className}` }).waitFor();
+
+    await page.getByLabel('Add a user or role to the permissions').fill('ad');
+    await page.getByRole('button', { name: 'Pick the user ada' }).click();
+    await page.getByLabel('ada: update').check();
+    await page.getByLabel('Add a user or role to the permissions').fill('Edi');
+    await page.getByRole('button', { name: 'Pick the role Editors' }).click();
+    await page.getByLabel('role Editors: find').check();
+
+    // Only the Pointer-to-_User and Array columns are offered as pointer permissions.
+    assert.deepEqual(await page.locator('tr[data-pointer-field]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-pointer-field'))), ['owner', 'editors']);
+    await page.getByLabel('pointer owner: readUserFields').check();
+    await page.getByLabel('pointer editors: writeUserFields').check();
+    await page.getByLabel('pointer owner: delete').check();
+
+    await page.getByLabel('Audience to hide columns from').selectOption('authenticated');
+    await page.getByRole('button', { name: 'Add audience' }).click();
+    await page.getByLabel('Hide secret from signed-in users').check();
+    await page.getByLabel('Audience to hide columns from').selectOption('userField:owner');
+    await page.getByRole('button', { name: 'Add audience' }).click();
+    await page.getByLabel('Hide color from users named in owner').check();
+    await page.getByLabel('Add a user or role to the protected fields').fill('Edi');
+    await page.getByRole('button', { name: 'Pick the role Editors' }).click();
+    await page.getByLabel('Hide secret from role Editors').check();
+    await page.getByLabel('Hide level from role Editors').check();
+    await page.getByLabel('Hide level from role Editors').uncheck();
+    await screenshot(page, target, 'schema-03-editors');
+    await page.getByRole('button', { name: 'Save permissions' }).click();
+    await page.getByText('Saved the class-level permissions.').waitFor();
+
+    const stored = (await schema()).classLevelPermissions;
+    const adaId = ada.body.objectId as string;
+    assert.deepEqual(stored.update, { [adaId]: true });
+    assert.deepEqual(stored.find, { 'role:admin': true, 'role:Editors': true });
+    assert.deepEqual(stored.delete, { '*': true, pointerFields: ['owner'] });
+    assert.deepEqual(stored.readUserFields, ['owner']);
+    assert.deepEqual(stored.writeUserFields, ['editors']);
+    assert.deepEqual(stored.protectedFields, { authenticated: ['secret'], 'userField:owner': ['color'], 'role:Editors': ['secret'] });
+    // The user's column is titled by username, read back from the id the server answered.
+    await page.getByLabel('ada: update').waitFor();
+    assert.equal(await page.getByLabel('ada: update').isChecked(), true);
+    // readUserFields lets ada find the objects whose owner is she, and only those.
+    const objects = await client.get(`/1/classes/${className}`, { key: 'master', query: { order: 'color' } });
+    const owned = objects.body.results[0].objectId as string;
+    assert.equal((await client.put(`/1/classes/${className}/${owned}`, { owner: { __type: 'Pointer', className: '_User', objectId: adaId } }, { key: 'master' })).status, 200);
+    const login = await client.get('/1/login', { query: { username: 'ada', password: 'engine-1' } });
+    const asAda = await client.get(`/1/classes/${className}`, { headers: { 'X-Svc-Session-Token': login.body.sessionToken } });
+    assert.equal(asAda.status, 200, asAda.text);
+    assert.deepEqual((asAda.body.results as { objectId: string }[]).map((one) => one.objectId), [owned]);
+  });
+
+  it('deletes a class: the server refuses one that holds objects, and the page empties it first after a confirmation', async () => {
+    const trash = unique('Trash');
+    assert.equal((await client.post(`/1/schemas/${trash}`, { className: trash }, { key: 'master' })).status, 201);
+    await open(`/dashboard/apps/${client.app.applicationId}/schema/${trash}`);
+    await page.getByRole('heading', { name: `Schema of ${trash}` }).waitFor();
+    await page.getByRole('button', { name: 'Delete class' }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Confirm deleting the class ${trash}` });
+    await dialog.getByText(`Delete the class ${trash} and its schema?`).waitFor();
+    // An object arrives after the page counted none: the server's refusal is shown.
+    assert.equal((await client.post(`/1/classes/${trash}`, { n: 1 }, { key: 'master' })).status, 201);
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('alert').filter({ hasText: `Class ${trash} is not empty: it holds 1 object.` }).waitFor();
+    assert.equal((await client.get(`/1/schemas/${trash}`, { key: 'master' })).status, 200);
+
+    assert.equal((await client.post(`/1/classes/${trash}`, { n: 2 }, { key: 'master' })).status, 201);
+    await page.getByRole('button', { name: 'Delete class' }).click();
+    await dialog.getByText(`${trash} holds 2 objects. Delete every one of them, then the class and its schema?`).waitFor();
+    await screenshot(page, target, 'schema-04-delete-class');
+    await dialog.getByRole('button', { name: 'Empty and delete' }).click();
+    // Gone, the page shows the app's classes.
+    await page.waitForURL(`**/dashboard/apps/${client.app.applicationId}/browser`);
+    const gone = await client.get(`/1/schemas/${trash}`, { key: 'master' });
+    assert.equal(gone.status, 400, gone.text);
+    assert.equal(gone.body.code, 103);
+    const all = await client.get('/1/schemas', { key: 'master' });
+    assert.equal((all.body.results as { className: string }[]).some((one) => one.className === trash), false);
+    assert.equal((await client.get(`/1/schemas/${className}`, { key: 'master' })).status, 200);
   });
 });

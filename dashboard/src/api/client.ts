@@ -82,6 +82,8 @@ export interface FindOptions {
   readonly order?: string;
   readonly limit?: number;
   readonly keys?: readonly string[];
+  /** Pointer fields answered as the objects they point at. */
+  readonly include?: readonly string[];
 }
 
 /** Calls of one app, as its master key. */
@@ -132,6 +134,7 @@ export class AppApi {
     if (options.order) query.set('order', options.order);
     if (options.limit !== undefined) query.set('limit', String(options.limit));
     if (options.keys) query.set('keys', options.keys.join(','));
+    if (options.include) query.set('include', options.include.join(','));
     return (await call<{ results: ParseObject[] }>('GET', `${classPath(className)}?${query}`, this.headers())).results;
   }
 
@@ -196,6 +199,24 @@ export class AppApi {
       });
     }
     return refused;
+  }
+
+  /** Deletes every object of the class in one transaction, keeping its schema (docs/api.md "Purge"). */
+  purge(className: string): Promise<Record<string, never>> {
+    return call('DELETE', `/1/purge/${encodeURIComponent(className)}`, this.headers());
+  }
+
+  /** Drops a class; the server refuses (255) one that still holds objects. */
+  deleteClass(className: string): Promise<Record<string, never>> {
+    return call('DELETE', `/1/schemas/${encodeURIComponent(className)}`, this.headers());
+  }
+
+  /** Uploads a file's bytes as they are, with its content type (POST /1/files/<name>, docs/api.md "Files"). */
+  async uploadFile(name: string, bytes: Blob, contentType: string): Promise<{ name: string; url: string }> {
+    const response = await fetch(`/1/files/${encodeURIComponent(name)}`, { method: 'POST', headers: { ...this.headers(), 'Content-Type': contentType || 'application/octet-stream' }, body: bytes, credentials: 'omit', cache: 'no-store' });
+    const answer = (await response.json().catch(() => ({}))) as { name?: unknown; url?: unknown; code?: unknown; error?: unknown };
+    if (!response.ok || typeof answer.name !== 'string') throw new ApiFailure(response.status, typeof answer.code === 'number' ? answer.code : 0, typeof answer.error === 'string' ? answer.error : '');
+    return { name: answer.name, url: String(answer.url ?? '') };
   }
 }
 

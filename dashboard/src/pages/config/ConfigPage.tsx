@@ -2,6 +2,8 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { AppApi } from '../../api/client.ts';
 import { failureText } from '../../api/errors.ts';
 import { useSession } from '../../session.tsx';
+import { ConfigHistory, historyOf, type ConfigChange, type ParamState } from './ConfigHistory.tsx';
+import { fileOf, FilePreview, FileUpload } from './FileValue.tsx';
 import { PARAM_TYPES, parseValue, typeOfValue, valueText, type ParamType } from './config-values.ts';
 
 interface Param {
@@ -19,6 +21,13 @@ export function ConfigPage(props: { applicationId: string }) {
   const [notice, setNotice] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
+  const history = historyOf(session.account, props.applicationId);
+  const [changes, setChanges] = useState<readonly ConfigChange[]>(() => [...history]);
+  const record = (name: string, after: ParamState | undefined) => {
+    const old = params?.find((param) => param.name === name);
+    history.push({ at: new Date(), name, ...(old ? { before: { value: old.value, masterKeyOnly: old.masterKeyOnly } } : {}), ...(after ? { after } : {}) });
+    setChanges([...history]);
+  };
 
   const load = useCallback(() => {
     if (!api) return;
@@ -33,6 +42,7 @@ export function ConfigPage(props: { applicationId: string }) {
   const save = async (name: string, value: unknown, masterKeyOnly: boolean): Promise<string | null> => {
     try {
       await api.putConfig({ [name]: value }, { [name]: masterKeyOnly });
+      record(name, { value, masterKeyOnly });
       setNotice(`Saved ${name}.`);
       setEditing(null);
       load();
@@ -45,11 +55,18 @@ export function ConfigPage(props: { applicationId: string }) {
     setConfirmDelete(null);
     try {
       await api.putConfig({ [name]: { __op: 'Delete' } }, {});
+      record(name, undefined);
       setNotice(`Deleted ${name}.`);
       load();
     } catch (error) {
       setNotice(failureText(error));
     }
+  };
+
+  const putBack = async (change: ConfigChange) => {
+    if (!change.before) return remove(change.name);
+    const failed = await save(change.name, change.before.value, change.before.masterKeyOnly);
+    if (failed) setNotice(failed);
   };
 
   return (
@@ -72,7 +89,7 @@ export function ConfigPage(props: { applicationId: string }) {
                 <tr key={param.name} data-param={param.name}>
                   <td>{param.name}</td>
                   <td>{typeOfValue(param.value)}</td>
-                  <td className="config-value">{valueText(param.value, typeOfValue(param.value))}</td>
+                  <td className="config-value">{fileOf(param.value) ? fileOf(param.value)!.name : valueText(param.value, typeOfValue(param.value))}<FilePreview value={param.value} /></td>
                   <td>{param.masterKeyOnly ? 'yes' : 'no'}</td>
                   <td>
                     <button type="button" onClick={() => setEditing(param.name)} aria-label={`Edit ${param.name}`}>Edit</button>
@@ -94,6 +111,7 @@ export function ConfigPage(props: { applicationId: string }) {
       )}
       <h3>Add a parameter</h3>
       <ParamForm api={api} onSave={save} />
+      <ConfigHistory changes={changes} onPutBack={(change) => void putBack(change)} />
     </section>
   );
 }
@@ -141,6 +159,8 @@ function ParamForm(props: { api: AppApi; initial?: Param; onSave(name: string, v
       ) : (
         <input aria-label={`Value of ${label}`} value={text} placeholder={type === 'GeoPoint' ? 'latitude, longitude' : type === 'Date' ? '2026-03-01T09:30:00.000Z' : ''} onChange={(event) => setText(event.target.value)} />
       )}
+      {type === 'File' && <FileUpload api={props.api} label={label} onUploaded={setText} />}
+      {type === 'File' && <FilePreview value={previewValue(text)} />}
       <label>
         <input type="checkbox" aria-label={`Master key only: ${label}`} checked={masterKeyOnly} onChange={(event) => setMasterKeyOnly(event.target.checked)} /> master key only
       </label>
@@ -149,4 +169,13 @@ function ParamForm(props: { api: AppApi; initial?: Param; onSave(name: string, v
       {problem && <span role="alert" className="problem">{problem}</span>}
     </form>
   );
+}
+
+/** The value a File editor's JSON stands for, for its preview; nothing while it is not valid. */
+function previewValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }

@@ -10,6 +10,9 @@ const ROLE_LIMIT = 1000;
 
 type Relation = 'users' | 'roles';
 
+/** Members read at a time (the query limit); "More" reads the next page. */
+const MEMBER_PAGE = 1000;
+
 function pointer(className: string, objectId: string) {
   return { __type: 'Pointer', className, objectId };
 }
@@ -84,17 +87,34 @@ function RoleMembers(props: { api: AppApi; role: ParseObject }) {
   const roleName = String(role.name);
   const [members, setMembers] = useState<{ users: readonly ParseObject[]; roles: readonly ParseObject[] } | null>(null);
   const [status, setStatus] = useState<string | null>(null);
+  // Whether a relation may hold members past those shown: a full page was read.
+  const [more, setMore] = useState<Record<Relation, boolean>>({ users: false, roles: false });
 
+  /** One keyset page of a relation's members by objectId, after the last one shown (never skip): any number can be listed. */
+  const page = useCallback(
+    (key: Relation, after?: string) =>
+      api.find(key === 'users' ? '_User' : '_Role', { where: { $relatedTo: { object: pointer('_Role', role.objectId), key }, ...(after ? { objectId: { $gt: after } } : {}) }, order: 'objectId', limit: MEMBER_PAGE }),
+    [api, role.objectId],
+  );
   const load = useCallback(async () => {
-    const related = (key: Relation) => ({ $relatedTo: { object: pointer('_Role', role.objectId), key } });
     try {
-      const [users, roles] = await Promise.all([api.find('_User', { where: related('users'), order: 'username', limit: 1000 }), api.find('_Role', { where: related('roles'), order: 'name', limit: 1000 })]);
+      const [users, roles] = await Promise.all([page('users'), page('roles')]);
       setMembers({ users, roles });
+      setMore({ users: users.length === MEMBER_PAGE, roles: roles.length === MEMBER_PAGE });
     } catch (error) {
       setStatus(failureText(error));
     }
-  }, [api, role.objectId]);
+  }, [page]);
   useEffect(() => void load(), [load]);
+  const loadMore = async (key: Relation) => {
+    try {
+      const next = await page(key, members?.[key].at(-1)?.objectId);
+      setMembers((current) => current && { ...current, [key]: [...current[key], ...next] });
+      setMore((current) => ({ ...current, [key]: next.length === MEMBER_PAGE }));
+    } catch (error) {
+      setStatus(failureText(error));
+    }
+  };
 
   const change = async (relation: Relation, op: 'AddRelation' | 'RemoveRelation', member: ParseObject, said: string) => {
     try {
@@ -130,6 +150,13 @@ function RoleMembers(props: { api: AppApi; role: ParseObject }) {
             <UserPicker api={api} roleName={roleName} members={members.users} onTyped={(text) => add('users', text)} onPick={(user, name) => change('users', 'AddRelation', user, `Added ${name} to ${roleName}.`)} />
           </MemberList>
           <MemberList title="Child roles" label="role" relation="roles" roleName={roleName} members={members.roles} field="name" onAdd={add} onRemove={(member, text) => change('roles', 'RemoveRelation', member, `Removed ${text} from ${roleName}.`)} />
+        </div>
+      )}
+      {members && (more.users || more.roles) && (
+        <div className="row">
+          <span className="muted">Showing {members.users.length} users and {members.roles.length} child roles, by objectId.</span>
+          {more.users && <button type="button" onClick={() => void loadMore('users')}>More users</button>}
+          {more.roles && <button type="button" onClick={() => void loadMore('roles')}>More child roles</button>}
         </div>
       )}
     </section>

@@ -5,6 +5,7 @@ import type { ClassSchema } from '../../api/types.ts';
 import { useSession } from '../../session.tsx';
 import { navigate } from '../../router.ts';
 import { AddColumnForm } from '../browser/SchemaForms.tsx';
+import { DeleteClass } from './DeleteClass.tsx';
 import { IndexesPanel } from './IndexesPanel.tsx';
 import { PermissionsEditor } from './PermissionsEditor.tsx';
 
@@ -31,6 +32,7 @@ export function SchemaPage(props: { applicationId: string; className: string }) 
         <h2>Schema of {props.className}</h2>
         <span className="spacer" />
         <button type="button" onClick={() => navigate({ page: 'browser', applicationId: props.applicationId, className: props.className })}>Browse data</button>
+        {schema && <DeleteClass api={api} className={props.className} onDeleted={() => navigate({ page: 'browser', applicationId: props.applicationId })} />}
       </div>
       {notice && <p role="status" className="notice">{notice}</p>}
       {schema && (

@@ -27,14 +27,95 @@ export function checkPermissions(text: string): Record<string, unknown> {
 
 /** The text with one principal of one operation granted or not; the text as it was when it is not valid JSON. */
 export function toggled(text: string, operation: string, principal: string, on: boolean): string {
-  let permissions: Record<string, Record<string, unknown>>;
+  const permissions = parsePermissions(text);
+  return permissions ? permissionsText(withGrant(permissions, operation, principal, on)) : text;
+}
+
+/** The permissions as an object the editors change; each change gives a new object (never mutated). */
+export type Permissions = Readonly<Record<string, unknown>>;
+type Grants = Readonly<Record<string, unknown>>;
+
+/** The permissions of a text, or null while it is not a JSON object (the editors then wait). */
+export function parsePermissions(text: string): Permissions | null {
   try {
-    permissions = JSON.parse(text) as Record<string, Record<string, unknown>>;
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Permissions) : null;
   } catch {
-    return text;
+    return null;
   }
-  const grants = { ...(permissions[operation] ?? {}) };
+}
+
+export function permissionsText(permissions: Permissions): string {
+  return JSON.stringify(permissions, null, 2);
+}
+
+function grantsOf(permissions: Permissions, operation: string): Grants {
+  const grants = permissions[operation];
+  return typeof grants === 'object' && grants !== null && !Array.isArray(grants) ? (grants as Grants) : {};
+}
+
+/** The principals granted something beyond anyone and signed-in users (user ids and `role:<name>`), in the order met. */
+export function otherPrincipals(permissions: Permissions): string[] {
+  const found = new Set<string>();
+  for (const operation of OPERATIONS) {
+    for (const who of Object.keys(grantsOf(permissions, operation))) if (who !== '*' && who !== 'requiresAuthentication' && who !== 'pointerFields') found.add(who);
+  }
+  return [...found];
+}
+
+export function withGrant(permissions: Permissions, operation: string, principal: string, on: boolean): Permissions {
+  const grants: Record<string, unknown> = { ...grantsOf(permissions, operation) };
   if (on) grants[principal] = true;
   else delete grants[principal];
-  return JSON.stringify({ ...permissions, [operation]: grants }, null, 2);
+  return { ...permissions, [operation]: grants };
+}
+
+/** Where a pointer permission is written: the two lists of their own, or one operation's `pointerFields`. */
+export const USER_FIELD_LISTS = ['readUserFields', 'writeUserFields'] as const;
+/** Operations `pointerFields` can grant (never create or addField: docs/api.md "Class-level permissions"). */
+export const POINTER_OPERATIONS = ['get', 'find', 'count', 'update', 'delete'] as const;
+
+function fieldList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+/** The fields a pointer permission lists: `readUserFields`/`writeUserFields`, or an operation's `pointerFields`. */
+export function pointerFieldsOf(permissions: Permissions, where: string): string[] {
+  return (USER_FIELD_LISTS as readonly string[]).includes(where) ? fieldList(permissions[where]) : fieldList(grantsOf(permissions, where).pointerFields);
+}
+
+/** One field added to or taken from a pointer permission; an emptied list is left out rather than sent empty. */
+export function withPointerField(permissions: Permissions, where: string, field: string, on: boolean): Permissions {
+  const current = pointerFieldsOf(permissions, where).filter((name) => name !== field);
+  const next = on ? [...current, field] : current;
+  if ((USER_FIELD_LISTS as readonly string[]).includes(where)) {
+    const { [where]: _dropped, ...rest } = permissions;
+    return next.length ? { ...rest, [where]: next } : rest;
+  }
+  const { pointerFields: _old, ...grants } = grantsOf(permissions, where);
+  return { ...permissions, [where]: next.length ? { ...grants, pointerFields: next } : grants };
+}
+
+/** The fields a pointer permission may name: Pointers to `_User` and Arrays (the server checks the Array holds such Pointers). */
+export function pointerCandidates(fields: Readonly<Record<string, { type: string; targetClass?: string }>>): string[] {
+  return Object.entries(fields)
+    .filter(([, field]) => (field.type === 'Pointer' && field.targetClass === '_User') || field.type === 'Array')
+    .map(([name]) => name);
+}
+
+/** `protectedFields`: audience (`*`, `authenticated`, a user id, `role:<name>`, `userField:<field>`) → the fields hidden from it. */
+export function protectedFieldsOf(permissions: Permissions): Record<string, string[]> {
+  const value = permissions.protectedFields;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  return Object.fromEntries(Object.entries(value).map(([audience, fields]) => [audience, fieldList(fields)]));
+}
+
+export function withProtectedFields(permissions: Permissions, audience: string, fields: readonly string[] | null): Permissions {
+  const { [audience]: _old, ...others } = protectedFieldsOf(permissions);
+  return { ...permissions, protectedFields: fields === null ? others : { ...others, [audience]: [...fields] } };
+}
+
+/** How permissions name a user (its objectId) or a role (`role:<name>`). */
+export function principalKey(principal: { readonly kind: 'user' | 'role'; readonly objectId: string; readonly name: string }): string {
+  return principal.kind === 'role' ? `role:${principal.name}` : principal.objectId;
 }

@@ -1,7 +1,7 @@
 import type { Where } from '../../api/types.ts';
 
 /** Literal text inside a `$regex`: every character that means something to a regex is escaped. */
-function literal(text: string): string {
+export function literal(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
