@@ -62,6 +62,13 @@ const FILE_UPLOAD = shape({ enableForPublic: bool, enableForAnonymousUser: bool,
 // this, and past that limit every sign-up and login of the app would fail.
 export const MAX_SESSION_LENGTH = 100 * 365 * 86_400;
 
+/** Seconds a new session lasts (setting sessionLength), or undefined: it never expires. */
+export function sessionLengthOf(settings: AppSettings): number | undefined {
+  // An app saved before sessionLength had its upper bound may hold more than a Date can reach.
+  const length = settings.sessionLength;
+  return typeof length === 'number' && length > 0 ? Math.min(length, MAX_SESSION_LENGTH) : undefined;
+}
+
 /** Every app setting that can be written (spec 2.11, decisions.md "Accounts and apps"). */
 interface SettingRule {
   readonly check: Check;

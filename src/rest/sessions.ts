@@ -10,6 +10,7 @@ import { checkClassPermission } from '../auth/clp.ts';
 import type { StoredObject } from '../storage/port.ts';
 import type { FieldType } from '../schema/types.ts';
 import { RESTRICTED_ONLY } from '../auth/sessions.ts';
+import { sessionLengthOf } from '../apps/settings.ts';
 import { callerOf, writeUpdate } from './write/pipeline.ts';
 
 const SESSION = '_Session';
@@ -88,7 +89,9 @@ export async function createSession(ctx: RequestContext, body: unknown): Promise
   refuseRestricted(ctx, 'create');
   const fields = customFields(body);
   await ensureCustomFields(ctx, fields);
-  const created = await ctx.app.sessions.create({ userId: session.userId, installationId: null, restricted: true, action: 'create', extra: fields.values });
+  // Restricted sessions expire like the ones login hands out, as in Parse Server.
+  const length = sessionLengthOf(ctx.app.record.settings);
+  const created = await ctx.app.sessions.create({ userId: session.userId, installationId: null, restricted: true, action: 'create', extra: fields.values, ...(length ? { lengthSeconds: length } : {}) });
   const { createdWith, sessionToken } = created.data;
   const out = { createdAt: created.createdAt, createdWith, objectId: created.objectId, restricted: true, sessionToken };
   return ok(out, 201, { Location: `${ctx.publicUrl}/1/sessions/${encodeURIComponent(created.objectId)}` });

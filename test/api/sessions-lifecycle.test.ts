@@ -2,7 +2,7 @@ import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachBackend } from '../helpers/each-backend.ts';
 import { unique, type AppClient, type Response } from '../helpers/client.ts';
-import { as, assertError, LEGACY_TOKEN, logIn, meStatus, newToken, newUserApp, REVOCABLE_TOKEN, sessionOf, sessionsOfUser, signUp } from '../helpers/users.ts';
+import { as, assertError, LEGACY_TOKEN, logIn, meStatus, newToken, newUserApp, restrictedSession, REVOCABLE_TOKEN, sessionOf, sessionsOfUser, signUp } from '../helpers/users.ts';
 
 /**
  * Spec 3.2 and 5 rule 6, decisions.md "Sessions": legacy tokens, session expiry, and revocation
@@ -117,6 +117,11 @@ eachBackend('sessions: expiry and revocation', (target) => {
     assert.equal(Date.parse(session.expiresAt.iso) - Date.parse(session.createdAt), 3600_000);
     const login = await sessionOf(hour, await newToken(hour, user));
     assert.equal(Date.parse(login.expiresAt.iso) - Date.parse(login.createdAt), 3600_000);
+    // A restricted session made through POST /1/sessions expires alike.
+    const restricted = await sessionOf(hour, (await restrictedSession(hour, user.sessionToken)).sessionToken);
+    assert.equal(restricted.restricted, true);
+    assert.equal(Date.parse(restricted.expiresAt.iso) - Date.parse(restricted.createdAt), 3600_000);
+    assert.equal('expiresAt' in (await sessionOf(app, (await restrictedSession(app, (await signUp(app)).sessionToken)).sessionToken)), false);
     assert.equal('expiresAt' in (await sessionOf(app, (await signUp(app)).sessionToken)), false);
   });
 

@@ -4,7 +4,7 @@ import { uniqueField } from '../../schema/builtin.ts';
 import { renderObject } from '../render.ts';
 import type { RequestContext } from '../context.ts';
 import type { NewSession } from '../../auth/sessions.ts';
-import { authRequestsPerMinuteOf, MAX_SESSION_LENGTH, passwordPolicyOf, type PasswordPolicy } from '../../apps/settings.ts';
+import { authRequestsPerMinuteOf, passwordPolicyOf, sessionLengthOf, type PasswordPolicy } from '../../apps/settings.ts';
 import type { AppSettings } from '../../apps/types.ts';
 import { matchesWithin } from './password-pattern.ts';
 import { quote } from '../../errors/quote.ts';
@@ -69,8 +69,7 @@ export function refuseRestricted(ctx: RequestContext): void {
  */
 export function sessionFor(ctx: RequestContext, userId: string, action: NewSession['action'], authProvider?: string): NewSession {
   const settings = ctx.app.record.settings;
-  // An app saved before sessionLength had its upper bound may hold more than a Date can reach.
-  const length = typeof settings.sessionLength === 'number' && settings.sessionLength > 0 ? Math.min(settings.sessionLength, MAX_SESSION_LENGTH) : undefined;
+  const length = sessionLengthOf(settings);
   return {
     userId,
     installationId: ctx.auth.installationId,
