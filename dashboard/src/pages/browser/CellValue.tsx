@@ -35,11 +35,13 @@ export function CellValue(props: { className: string; row: ParseObject; column: 
   if (value?.__type === 'File' && typeof value.name === 'string') {
     const url = typeof value.url === 'string' ? value.url : undefined;
     if (!url) return <>{value.name}</>;
+    // The thumbnail and name are the cell's (a double-click edits it); the small link opens the file.
     return (
-      <a href={url} target="_blank" rel="noreferrer" className="file-link" onDoubleClick={stop}>
+      <>
         {isImageName(value.name) && <img className="thumb" src={url} alt={`Preview of ${value.name}`} />}
-        {value.name}
-      </a>
+        {value.name}{' '}
+        <a href={url} target="_blank" rel="noreferrer" className="file-link" onDoubleClick={stop} aria-label={`Open the file ${value.name}`}>↗</a>
+      </>
     );
   }
   return <>{cellText(value)}</>;
