@@ -45,6 +45,8 @@ export function useRoute(): Route {
   useEffect(() => {
     const changed = () => setRoute(parseRoute(location.pathname));
     addEventListener('popstate', changed);
+    // A page's own effects run before this one and may have navigated already (a URL rewritten).
+    changed();
     return () => removeEventListener('popstate', changed);
   }, []);
   return route;

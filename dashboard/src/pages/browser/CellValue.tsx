@@ -27,8 +27,9 @@ export function CellValue(props: { className: string; row: ParseObject; column: 
     const target = { kind: 'object' as const, className: value.className, objectId: value.objectId };
     return (
       <>
-        {cellText(value)}{' '}
+        {/* First in the cell, so a long id cut by the cell's width never hides it. */}
         <button type="button" className="link follow" onDoubleClick={stop} aria-label={`Open ${target.className} ${target.objectId}`} onClick={() => props.onFollow(target)}>→</button>
+        {cellText(value)}
       </>
     );
   }

@@ -52,7 +52,8 @@ export function Grid(props: GridProps) {
   const [active, setActive] = useState<{ row: number; col: number }>({ row: 0, col: 0 });
   const [editing, setEditing] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const focusWanted = useRef(false);
+  /** The cell to focus once it is rendered (`row:col`), or null. */
+  const focusWanted = useRef<string | null>(null);
   const gapAt = props.gapAt;
   // With a gap, the grid's rows are the head, one gap row, then the tail; else the rows and, while
   // more are coming, a loading row.
@@ -84,17 +85,18 @@ export function Grid(props: GridProps) {
   const width = SELECT_WIDTH + props.columns.reduce((sum, column) => sum + widthOf(column), 0);
   const move = (row: number, col: number) => {
     const next = { row: Math.max(0, Math.min(shownRows - 1, row)), col: Math.max(0, Math.min(props.columns.length - 1, col)) };
-    focusWanted.current = true;
+    focusWanted.current = `${next.row}:${next.col}`;
     setActive(next);
     virtualizer.scrollToIndex(next.row);
   };
   // The moved-to cell takes the focus once it is rendered (it may have been scrolled in first).
   useEffect(() => {
+    // The wanted cell, not the active one: a move made in another effect of this commit is not rendered yet.
     if (!focusWanted.current || editing) return;
-    const cell = scroller.current?.querySelector<HTMLElement>(`[data-cell="${active.row}:${active.col}"]`);
+    const cell = scroller.current?.querySelector<HTMLElement>(`[data-cell="${focusWanted.current}"]`);
     if (cell) {
       cell.focus({ preventScroll: true });
-      focusWanted.current = false;
+      focusWanted.current = null;
     }
   });
   const keyDown = (event: KeyboardEvent) => {
@@ -131,7 +133,7 @@ export function Grid(props: GridProps) {
   return (
     <div className="grid-wrap">
       {problem && <p role="alert" className="problem">{problem}</p>}
-      <div className="grid" ref={scroller} role="grid" aria-rowcount={count + 1} aria-colcount={props.columns.length + 1} onKeyDown={keyDown}>
+      <div className="grid" ref={scroller} role="grid" aria-rowcount={count + 1} aria-colcount={props.columns.length + 1} data-gap-at={gapAt ?? undefined} onKeyDown={keyDown}>
         <div className="grid-head" role="row" style={{ width }}>
           <div role="columnheader" className="cell select" style={{ width: SELECT_WIDTH }}>
             <span className="visually-hidden">Selected</span>
