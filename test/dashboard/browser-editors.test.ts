@@ -141,7 +141,7 @@ eachBackend('dashboard: File, ACL and Pointer editors', (target) => {
     assert.equal(await list.getByRole('button').count(), 1);
     await screenshot(page, target, 'editors-03-pointer');
     await list.getByRole('button').click();
-    await page.waitForFunction(([selector, text]) => document.querySelector(selector!)?.textContent?.startsWith(text!), [`.grid-row[data-object-id="${playerId}"] [data-column="team"]`, `${team} ${teams.Green}`]);
+    await page.waitForFunction(([selector, text]) => document.querySelector(selector!)?.textContent === text, [`.grid-row[data-object-id="${playerId}"] [data-column="team"]`, `→${team} ${teams.Green}`]);
     assert.deepEqual((await stored()).team, { __type: 'Pointer', className: team, objectId: teams.Green });
 
     // By the objectId's start: the whole id matches one object.
@@ -155,7 +155,7 @@ eachBackend('dashboard: File, ACL and Pointer editors', (target) => {
     await input.fill(teams.Red!);
     await input.press('Enter');
     await dialog.waitFor({ state: 'detached' });
-    await page.waitForFunction(([selector, text]) => document.querySelector(selector!)?.textContent?.startsWith(text!), [`.grid-row[data-object-id="${playerId}"] [data-column="team"]`, `${team} ${teams.Red}`]);
+    await page.waitForFunction(([selector, text]) => document.querySelector(selector!)?.textContent === text, [`.grid-row[data-object-id="${playerId}"] [data-column="team"]`, `→${team} ${teams.Red}`]);
     assert.deepEqual((await stored()).team, { __type: 'Pointer', className: team, objectId: teams.Red });
   });
 });

@@ -143,6 +143,8 @@ eachBackend('dashboard: pointers, relations, one object and the end of a class',
     await total(`${ROWS} objects`);
     await page.locator('.grid-row[data-object-id]').first().waitFor();
     const pagesBefore = asked.filter((url) => !url.includes('count=1')).length;
+    // Opening the class read one page, once.
+    assert.equal(pagesBefore, 1, asked.join('\n'));
     await page.getByRole('button', { name: 'Last rows' }).click();
     // The order ends with the players without a score, by objectId: the last of them is the grid's last row.
     const noScore = (await master('get', `/1/classes/${player}`, undefined, { where: { score: { $exists: false } }, order: '-objectId', limit: 1000, keys: 'objectId' })).results.map((o: { objectId: string }) => o.objectId);

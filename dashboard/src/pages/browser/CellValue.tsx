@@ -19,7 +19,7 @@ export function CellValue(props: { className: string; row: ParseObject; column: 
     const target = column.targetClass;
     return (
       <button type="button" className="link follow" onDoubleClick={stop} aria-label={`Members of ${column.name} of ${row.objectId}`} onClick={() => props.onFollow({ kind: 'members', className: target, owner: { className: props.className, objectId: row.objectId }, key: column.name })}>
-        {target} members →
+        members →
       </button>
     );
   }

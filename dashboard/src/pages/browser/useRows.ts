@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import type { AppApi } from '../../api/client.ts';
 import { failureText } from '../../api/errors.ts';
 import type { ParseObject, Where } from '../../api/types.ts';
@@ -127,7 +127,9 @@ export function useRows(api: AppApi, className: string, where: Where, sort: Sort
     }
   }, [api, className, whereKey, sort, epoch]);
 
-  useEffect(() => {
+  // A layout effect: it runs before the grid's own effects, whose first "read more" would otherwise
+  // start a page that this reset then drops and reads again.
+  useLayoutEffect(() => {
     generation.current += 1;
     cursor.current = FIRST_PAGE;
     busy.current = false;
