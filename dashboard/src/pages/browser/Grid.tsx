@@ -149,7 +149,7 @@ export function Grid(props: GridProps) {
                 ) : (
                   <span>{column.name}</span>
                 )}
-                <span className="type">{column.type === 'Pointer' ? `→ ${column.targetClass}` : column.type}</span>
+                <span className="type">{column.type === 'Pointer' ? `→ ${column.targetClass}` : column.type === 'Relation' ? `Relation → ${column.targetClass}` : column.type}</span>
               </div>
             );
           })}
