@@ -63,6 +63,8 @@ eachBackend('dashboard: pointers, relations, one object and the end of a class',
     }
     await master('put', `/1/classes/${team}/${teams[0]}`, { members: { __op: 'AddRelation', objects: players.slice(0, 3).map((id) => pointer(player, id)) } });
     await master('put', `/1/classes/${team}/${teams[1]}`, { members: { __op: 'AddRelation', objects: [pointer(player, players[1]!)] } });
+    // Green's members are more than a page: their later pages and the end are read with $relatedTo inside $and.
+    await master('put', `/1/classes/${team}/${teams[2]}`, { members: { __op: 'AddRelation', objects: players.slice(100, 350).map((id) => pointer(player, id)) } });
     page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   });
   after(async () => {
@@ -110,6 +112,28 @@ eachBackend('dashboard: pointers, relations, one object and the end of a class',
     await page.goBack();
     await total('1 object');
     assert.equal(new URL(page.url()).pathname, `/dashboard/apps/${client.app.applicationId}/browser/${team}/${teams[0]}`);
+  });
+
+  it('the members of a relation of more than a page are read to the end, and Last joins them at once', async () => {
+    await open(`${team}/${teams[2]}`);
+    await page.locator(`.grid-row[data-object-id="${teams[2]}"]`).getByRole('button', { name: `Members of members of ${teams[2]}` }).click();
+    await total('250 objects');
+    const grid = page.locator('[role="grid"]');
+    await page.locator('.grid-row[data-object-id]').first().waitFor();
+    // 250 rows: the last page overlaps the first, so the two join and no gap is left.
+    await page.getByRole('button', { name: 'Last rows' }).click();
+    await page.waitForFunction(() => document.querySelector('[role="grid"]')?.getAttribute('aria-rowcount') === '251');
+    assert.equal(await grid.getAttribute('data-gap-at'), null);
+    const ids = (await master('get', `/1/classes/${player}`, undefined, { where: { $relatedTo: { object: pointer(team, teams[2]!), key: 'members' } }, order: '-objectId', limit: 1, keys: 'objectId' })).results;
+    await page.locator(`.grid-row[data-object-id="${ids[0].objectId}"] [data-column="objectId"]:focus`).waitFor();
+    // Sorted by name, the second page is a keyset page under the $relatedTo: scrolled to, it is read.
+    await page.getByRole('button', { name: 'Sort by name' }).click();
+    await page.locator('[role="columnheader"][aria-sort="ascending"]').waitFor();
+    while ((await grid.getAttribute('aria-rowcount')) !== '251') {
+      await grid.evaluate((element) => element.scrollTo(0, element.scrollHeight));
+      await page.waitForTimeout(50);
+    }
+    assert.equal(await page.locator('[role="alert"]').count(), 0);
   });
 
   it('"contains" filters a Relation column by a member', async () => {
