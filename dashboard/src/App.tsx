@@ -82,7 +82,7 @@ function Shell() {
       <main>
         <Suspense fallback={<p className="muted">Loading…</p>}>
         {route.page === 'browser' ? (
-          <BrowserPage key={route.applicationId} applicationId={route.applicationId} className={route.className} />
+          <BrowserPage key={route.applicationId} applicationId={route.applicationId} className={route.className} objectId={route.objectId} />
         ) : route.page === 'schema' ? (
           <SchemaPage key={`${route.applicationId}/${route.className}`} applicationId={route.applicationId} className={route.className} />
         ) : route.page === 'console' ? (

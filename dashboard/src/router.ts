@@ -5,7 +5,7 @@ const BASE = '/dashboard';
 
 export type Route =
   | { readonly page: 'apps'; readonly applicationId?: string }
-  | { readonly page: 'browser'; readonly applicationId: string; readonly className?: string }
+  | { readonly page: 'browser'; readonly applicationId: string; readonly className?: string; readonly objectId?: string }
   | { readonly page: 'config'; readonly applicationId: string }
   | { readonly page: 'console'; readonly applicationId: string }
   | { readonly page: 'sessions'; readonly applicationId: string }
@@ -21,7 +21,7 @@ export function parseRoute(pathname: string): Route {
     if (parts[2] === 'schema' && parts[3]) return { page: 'schema', applicationId: parts[1], className: parts[3] };
     if (parts[2] === 'config' || parts[2] === 'console' || parts[2] === 'users' || parts[2] === 'roles') return { page: parts[2], applicationId: parts[1] };
     if (parts[2] === 'installations' || parts[2] === 'files' || parts[2] === 'mail') return { page: parts[2], applicationId: parts[1] };
-    if (parts[2] === 'browser') return { page: 'browser', applicationId: parts[1], ...(parts[3] ? { className: parts[3] } : {}) };
+    if (parts[2] === 'browser') return { page: 'browser', applicationId: parts[1], ...(parts[3] ? { className: parts[3] } : {}), ...(parts[3] && parts[4] ? { objectId: parts[4] } : {}) };
     return { page: 'apps', applicationId: parts[1] };
   }
   return { page: 'apps' };
@@ -33,13 +33,16 @@ export function routePath(route: Route): string {
   if (route.page === 'schema') return `${BASE}${app}/schema/${encodeURIComponent(route.className)}`;
   if (route.page === 'config' || route.page === 'console' || route.page === 'users' || route.page === 'roles') return `${BASE}${app}/${route.page}`;
   if (route.page === 'installations' || route.page === 'files' || route.page === 'mail') return `${BASE}${app}/${route.page}`;
-  if (route.page === 'browser') return `${BASE}${app}/browser${route.className ? `/${encodeURIComponent(route.className)}` : ''}`;
+  if (route.page === 'browser') return `${BASE}${app}/browser${route.className ? `/${encodeURIComponent(route.className)}${route.objectId ? `/${encodeURIComponent(route.objectId)}` : ''}` : ''}`;
   return `${BASE}${app}`;
 }
 
-export function navigate(route: Route): void {
+/** Goes to a page; `search` (a class view's query) is pushed with it when given. */
+export function navigate(route: Route, search?: string): void {
   const path = routePath(route);
-  if (path !== location.pathname) history.pushState(null, '', path);
+  if (search !== undefined) {
+    if (path + search !== location.pathname + location.search) history.pushState(null, '', path + search);
+  } else if (path !== location.pathname) history.pushState(null, '', path);
   dispatchEvent(new PopStateEvent('popstate'));
 }
 
@@ -48,6 +51,8 @@ export function useRoute(): Route {
   useEffect(() => {
     const changed = () => setRoute(parseRoute(location.pathname));
     addEventListener('popstate', changed);
+    // A page's own effects run before this one and may have navigated already (a URL rewritten).
+    changed();
     return () => removeEventListener('popstate', changed);
   }, []);
   return route;

@@ -115,4 +115,29 @@ eachBackend('dashboard: export and import', (target) => {
     await screenshot(page, target, 'export-02-imported');
     assert.deepEqual(await allRows(client, destination), await allRows(client, source));
   });
+
+  it('an import that updates: a known objectId is changed, an unknown one refused by the server (ids are its own), a row without one created', async () => {
+    const source = await client.get(`/1/classes/${destination}`, { key: 'master', query: { where: { name: 'row-0003' } } });
+    const known = source.body.results[0];
+    const file = JSON.stringify([
+      { objectId: known.objectId, score: 999, tags: ['updated'] },
+      { objectId: 'NoSuchObject123', name: 'unknown id' },
+      { name: 'brand new', score: 1 },
+    ]);
+    await openClass(destination);
+    await page.getByLabel('Update objects whose objectId exists').check();
+    await page.locator('input[type="file"]').setInputFiles({ name: 'update.json', mimeType: 'application/json', buffer: Buffer.from(file) });
+    await page.getByText('Imported 2 of 3 rows from update.json (1 updated, 1 created); 1 refused.').waitFor();
+    const refused = await page.getByRole('table', { name: 'Rows refused' }).locator('tbody tr td').allTextContents();
+    assert.equal(refused[0], '2');
+    assert.equal(refused[1], '105');
+    await screenshot(page, target, 'export-03-updated');
+    const after = await client.get(`/1/classes/${destination}/${known.objectId}`, { key: 'master' });
+    // The fields of the row are written; the others stay as they were.
+    assert.deepEqual({ name: after.body.name, score: after.body.score, tags: after.body.tags, done: after.body.done, at: after.body.at }, { name: 'row-0003', score: 999, tags: ['updated'], done: known.done, at: known.at });
+    assert.equal((await client.get(`/1/classes/${destination}/NoSuchObject123`, { key: 'master' })).status, 404);
+    const created = await client.get(`/1/classes/${destination}`, { key: 'master', query: { where: { name: { $in: ['brand new', 'unknown id'] } } } });
+    assert.deepEqual(created.body.results.map((o: { name: string; score: number }) => [o.name, o.score]), [['brand new', 1]]);
+    await page.locator('[data-total]').filter({ hasText: `${(ROWS + 1).toLocaleString('en')} objects` }).waitFor();
+  });
 });

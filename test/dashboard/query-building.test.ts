@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FIRST_PAGE, nextCursor, pageQuery } from '../../dashboard/src/pages/browser/paging.ts';
-import { filterClause, filtersWhere } from '../../dashboard/src/pages/browser/filters.ts';
+import { FIRST_PAGE, nextCursor, pageQuery, tailQueries } from '../../dashboard/src/pages/browser/paging.ts';
+import { filterClause, filtersWhere, opsFor, RELATED_TO } from '../../dashboard/src/pages/browser/filters.ts';
+import { viewFromUrl, viewSearch } from '../../dashboard/src/pages/browser/view-url.ts';
 import { editedValue } from '../../dashboard/src/pages/browser/edit-values.ts';
 import { installationsQuery, shortToken } from '../../dashboard/src/pages/installations/installations-query.ts';
 import { givenName, humanSize, previewKind } from '../../dashboard/src/pages/files/file-preview.ts';
@@ -110,5 +111,52 @@ describe('dashboard: installations, files', () => {
     assert.equal(previewKind('application/pdf'), 'link');
     assert.equal(givenName('0123456789abcdef0123456789abcdef_notes.txt'), 'notes.txt');
     assert.equal(humanSize(1536), '1.5 KB');
+  });
+});
+
+describe('dashboard: the end of a class, read through the reversed order', () => {
+  it('by objectId or a timestamp: one query, the order reversed', () => {
+    assert.deepEqual(tailQueries({}, { field: 'objectId', descending: false }), [{ where: {}, order: '-objectId' }]);
+    assert.deepEqual(tailQueries({ x: 1 }, { field: 'objectId', descending: true }), [{ where: { x: 1 }, order: 'objectId' }]);
+    assert.deepEqual(tailQueries({}, { field: 'createdAt', descending: false }), [{ where: {}, order: '-createdAt,-objectId' }]);
+  });
+
+  it('by a column: the rows without a value first (they end the order), then the values with the sort reversed', () => {
+    assert.deepEqual(tailQueries({ x: 1 }, { field: 'score', descending: false }), [
+      { where: { $and: [{ x: 1 }, { score: { $exists: false } }] }, order: '-objectId' },
+      { where: { $and: [{ x: 1 }, { score: { $exists: true } }] }, order: '-score,-objectId' },
+    ]);
+    assert.deepEqual(tailQueries({}, { field: 'score', descending: true })[1], { where: { score: { $exists: true } }, order: 'score,objectId' });
+  });
+});
+
+describe('dashboard: Pointer and Relation filters', () => {
+  const pointer = { __type: 'Pointer', className: 'Team', objectId: 'abc123' };
+  it('"points to" and "contains" are equality with a Pointer of the target class; "members of" is $relatedTo', () => {
+    assert.deepEqual(filterClause({ field: 'team', op: 'pointsTo', value: ' abc123 ' }, 'Pointer', 'Team'), { team: pointer });
+    assert.deepEqual(filterClause({ field: 'teams', op: 'holds', value: 'abc123' }, 'Relation', 'Team'), { teams: pointer });
+    assert.deepEqual(filterClause({ field: RELATED_TO, op: 'memberOf', value: 'Team.abc123.members' }, 'String'), {
+      $relatedTo: { object: pointer, key: 'members' },
+    });
+    assert.deepEqual(opsFor('Pointer'), ['pointsTo', 'exists', 'notExists']);
+    assert.deepEqual(opsFor('Relation'), ['holds']);
+  });
+
+  it('an objectId that cannot be one, or an operator of the other type, is refused in words', () => {
+    assert.throws(() => filterClause({ field: 'team', op: 'pointsTo', value: 'a b' }, 'Pointer', 'Team'), { message: '"a b" is not an objectId (letters, digits, _ and -).' });
+    assert.throws(() => filterClause({ field: 'team', op: 'holds', value: 'abc' }, 'Pointer', 'Team'), { message: '"contains" does not apply to a Pointer.' });
+    assert.throws(() => filterClause({ field: 'name', op: 'pointsTo', value: 'abc' }, 'String'), { message: 'name is not a Pointer or a Relation.' });
+    assert.throws(() => filterClause({ field: RELATED_TO, op: 'memberOf', value: 'Team.abc' }, 'String'), { message: '"Team.abc" is not <class>.<objectId>.<relation field>.' });
+    assert.throws(() => filterClause({ field: 'members', op: 'memberOf', value: 'Team.abc.members' }, 'String'), /not of a column/);
+  });
+
+  it('they keep the URL form field.op.value, dots in the value included', () => {
+    const filters = [
+      { field: 'team', op: 'pointsTo' as const, value: 'abc123' },
+      { field: RELATED_TO, op: 'memberOf' as const, value: 'Team.abc123.members' },
+    ];
+    const search = viewSearch(filters, { field: 'objectId', descending: false });
+    assert.equal(decodeURIComponent(search), '?filter=team.pointsTo.abc123&filter=$relatedTo.memberOf.Team.abc123.members');
+    assert.deepEqual(viewFromUrl(search).filters, filters);
   });
 });

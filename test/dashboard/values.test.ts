@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { csvHeader, csvRows, csvValue, parseCsv, rowsFromCsv, rowsFromJson } from '../../dashboard/src/pages/browser/transfer.ts';
+import { csvHeader, csvRows, csvValue, importWrites, parseCsv, rowsFromCsv, rowsFromJson } from '../../dashboard/src/pages/browser/transfer.ts';
+import { aclEntries, aclValue, isImageName, labelField, pointerSearch, userSearch } from '../../dashboard/src/pages/browser/pickers.ts';
 import { parseValue, typeOfValue, valueText } from '../../dashboard/src/pages/config/config-values.ts';
 import { checkPermissions, toggled } from '../../dashboard/src/pages/schema/permissions.ts';
 import { curlCommand, requestProblem } from '../../dashboard/src/pages/console/console-request.ts';
@@ -19,8 +20,8 @@ describe('dashboard: CSV and JSON of export and import', () => {
     assert.equal(text, 'objectId,name,n,at,tags\r\na1,"x, ""y""\nz",3,2024-01-01T00:00:00.000Z,"[""p"",1]"\r\na2,,,,\r\n');
     const typeOf = (field: string) => columns.find((c) => c.name === field)?.type;
     assert.deepEqual(rowsFromCsv(text, typeOf), [
-      { position: 2, fields: { name: 'x, "y"\nz', n: 3, at: { __type: 'Date', iso: '2024-01-01T00:00:00.000Z' }, tags: ['p', 1] } },
-      { position: 3, fields: {} },
+      { position: 2, objectId: 'a1', fields: { name: 'x, "y"\nz', n: 3, at: { __type: 'Date', iso: '2024-01-01T00:00:00.000Z' }, tags: ['p', 1] } },
+      { position: 3, objectId: 'a2', fields: {} },
     ]);
   });
 
@@ -42,10 +43,42 @@ describe('dashboard: CSV and JSON of export and import', () => {
     assert.deepEqual(rowsFromCsv('\uFEFFname\nx', () => 'String'), [{ position: 2, fields: { name: 'x' } }]);
   });
 
-  it('reads a JSON array or {results}, leaving out the fields the server sets', () => {
-    assert.deepEqual(rowsFromJson('[{"objectId":"a","createdAt":"t","updatedAt":"t","n":1}, 5]'), [{ position: 1, fields: { n: 1 } }, { position: 2, problem: 'not an object' }]);
+  it('reads a JSON array or {results}, leaving out the fields the server sets (the objectId kept apart)', () => {
+    assert.deepEqual(rowsFromJson('[{"objectId":"a","createdAt":"t","updatedAt":"t","n":1}, 5]'), [{ position: 1, objectId: 'a', fields: { n: 1 } }, { position: 2, problem: 'not an object' }]);
     assert.deepEqual(rowsFromJson('{"results":[{"n":2}]}'), [{ position: 1, fields: { n: 2 } }]);
     assert.throws(() => rowsFromJson('{"n":1}'), /no array/);
+  });
+
+  it('an import that updates: a known objectId is a PUT of the fields, an unknown one a create asking for it, none a create', () => {
+    const rows = [{ position: 1, objectId: 'known', fields: { n: 1 } }, { position: 2, objectId: 'unknown', fields: { n: 2 } }, { position: 3, fields: { n: 3 } }];
+    assert.deepEqual(importWrites(rows, true, new Set(['known'])), [
+      { method: 'PUT', objectId: 'known', body: { n: 1 } },
+      { method: 'POST', body: { n: 2, objectId: 'unknown' } },
+      { method: 'POST', body: { n: 3 } },
+    ]);
+    assert.deepEqual(importWrites(rows, false, new Set(['known'])).map((w) => w.method), ['POST', 'POST', 'POST']);
+    assert.deepEqual(importWrites(rows, false, new Set())[0], { method: 'POST', body: { n: 1 } });
+  });
+});
+
+describe('dashboard: the pickers of the browser\'s editors', () => {
+  it('an ACL as rows of read and write, and back without false entries or empty principals', () => {
+    const entries = aclEntries({ '*': { read: true }, u1: { read: true, write: true }, 'role:staff': { write: true } });
+    assert.deepEqual(entries, [['*', { read: true, write: false }], ['u1', { read: true, write: true }], ['role:staff', { read: false, write: true }]]);
+    assert.deepEqual(aclValue([...entries, ['u2', { read: false, write: false }]]), { '*': { read: true }, u1: { read: true, write: true }, 'role:staff': { write: true } });
+    assert.deepEqual(aclEntries(undefined), []);
+    assert.deepEqual(aclValue([]), {});
+  });
+
+  it('search-as-you-type queries: prefixes taken literally, on the label column when the class has one', () => {
+    const schema = { className: 'Team', fields: { title: { type: 'String' as const }, name: { type: 'Number' as const } } };
+    assert.equal(labelField(schema), 'title');
+    assert.equal(labelField({ className: 'X', fields: {} }), undefined);
+    assert.deepEqual(pointerSearch(' a.b', 'title'), { $or: [{ objectId: { $regex: '^a\\.b' } }, { title: { $regex: '^a\\.b' } }] });
+    assert.deepEqual(pointerSearch('ab', undefined), { objectId: { $regex: '^ab' } });
+    assert.deepEqual(userSearch('al*'), { username: { $regex: '^al\\*' } });
+    assert.equal(isImageName('x_photo.JPG'), true);
+    assert.equal(isImageName('x_notes.txt'), false);
   });
 });
 

@@ -146,6 +146,26 @@ export class AppApi {
     return call('PUT', `${classPath(className)}/${encodeURIComponent(objectId)}`, this.headers(), fields);
   }
 
+  /** One object, or the failure (101 when it is missing). */
+  get(className: string, objectId: string): Promise<ParseObject> {
+    return call<ParseObject>('GET', `${classPath(className)}/${encodeURIComponent(objectId)}`, this.headers());
+  }
+
+  /** Uploads a file's bytes as they are, with its content type (POST /1/files/<name>, docs/api.md "Files"). */
+  async uploadFile(name: string, bytes: Blob, contentType: string): Promise<{ name: string; url: string }> {
+    const response = await fetch(`/1/files/${encodeURIComponent(name)}`, { method: 'POST', headers: { ...this.headers(), 'Content-Type': contentType || 'application/octet-stream' }, body: bytes, credentials: 'omit', cache: 'no-store' });
+    const answer = (await response.json().catch(() => ({}))) as { name?: string; url?: string; code?: unknown; error?: unknown };
+    if (!response.ok || typeof answer.name !== 'string') throw new ApiFailure(response.status, typeof answer.code === 'number' ? answer.code : 0, typeof answer.error === 'string' ? answer.error : '');
+    return { name: answer.name, url: String(answer.url ?? '') };
+  }
+
+  /** Sends up to 50 writes in one `/1/batch` request; answers each one's failure, or null. */
+  async batch(requests: readonly { method: 'POST' | 'PUT'; objectId?: string; className: string; body: Record<string, unknown> }[]): Promise<({ code: number; error: string } | null)[]> {
+    const wire = requests.map((r) => ({ method: r.method, path: r.objectId ? `${classPath(r.className)}/${encodeURIComponent(r.objectId)}` : classPath(r.className), body: r.body }));
+    const answers = await call<{ error?: { code: number; error: string } }[]>('POST', '/1/batch', this.headers(), { requests: wire });
+    return answers.map((answer) => answer.error ?? null);
+  }
+
   getConfig(): Promise<{ params: Record<string, unknown>; masterKeyOnly?: Record<string, boolean> }> {
     return call('GET', '/1/config', this.headers());
   }
@@ -180,13 +200,6 @@ export class AppApi {
     return call('GET', `/1/outbox?${query}`, this.headers());
   }
 
-  /** Creates objects in one `/1/batch` request (at most 50); answers each row's failure, or null. */
-  async createMany(className: string, objects: readonly Record<string, unknown>[]): Promise<({ code: number; error: string } | null)[]> {
-    const requests = objects.map((body) => ({ method: 'POST', path: classPath(className), body }));
-    const answers = await call<{ error?: { code: number; error: string } }[]>('POST', '/1/batch', this.headers(), { requests });
-    return answers.map((answer) => answer.error ?? null);
-  }
-
   /** Deletes in batches of 50 (the batch limit); answers the ids the server refused, with why. */
   async deleteMany(className: string, objectIds: readonly string[]): Promise<{ objectId: string; error: string }[]> {
     const refused: { objectId: string; error: string }[] = [];
@@ -209,14 +222,6 @@ export class AppApi {
   /** Drops a class; the server refuses (255) one that still holds objects. */
   deleteClass(className: string): Promise<Record<string, never>> {
     return call('DELETE', `/1/schemas/${encodeURIComponent(className)}`, this.headers());
-  }
-
-  /** Uploads a file's bytes as they are, with its content type (POST /1/files/<name>, docs/api.md "Files"). */
-  async uploadFile(name: string, bytes: Blob, contentType: string): Promise<{ name: string; url: string }> {
-    const response = await fetch(`/1/files/${encodeURIComponent(name)}`, { method: 'POST', headers: { ...this.headers(), 'Content-Type': contentType || 'application/octet-stream' }, body: bytes, credentials: 'omit', cache: 'no-store' });
-    const answer = (await response.json().catch(() => ({}))) as { name?: unknown; url?: unknown; code?: unknown; error?: unknown };
-    if (!response.ok || typeof answer.name !== 'string') throw new ApiFailure(response.status, typeof answer.code === 'number' ? answer.code : 0, typeof answer.error === 'string' ? answer.error : '');
-    return { name: answer.name, url: String(answer.url ?? '') };
   }
 }
 

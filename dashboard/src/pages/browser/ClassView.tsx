@@ -1,11 +1,19 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import type { AppApi } from '../../api/client.ts';
 import { failureText } from '../../api/errors.ts';
-import type { ClassSchema, ParseObject } from '../../api/types.ts';
+import type { ClassSchema, ParseObject, Where } from '../../api/types.ts';
 import { columnsOf, type Column } from './columns.ts';
-import { filterClause, filtersWhere, type Filter } from './filters.ts';
-import type { Sort } from './paging.ts';
-import { viewFromUrl, viewToUrl } from './view-url.ts';
+import { filterClause, filtersWhere, RELATED_TO, type Filter } from './filters.ts';
+import { DEFAULT_SORT, type Sort } from './paging.ts';
+import { viewFromUrl, viewSearch, viewToUrl } from './view-url.ts';
+import type { Follow } from './CellValue.tsx';
+import { ObjectPanel } from './ObjectPanel.tsx';
+import { CellEditor } from './CellEditor.tsx';
+
+// The editors with lists and uploads are a chunk of their own: most visits edit no such cell.
+const AclEditor = lazy(() => import('./panel-editors.ts').then((module) => ({ default: module.AclEditor })));
+const FileEditor = lazy(() => import('./panel-editors.ts').then((module) => ({ default: module.FileEditor })));
+const PointerPicker = lazy(() => import('./panel-editors.ts').then((module) => ({ default: module.PointerPicker })));
 import { useRows } from './useRows.ts';
 import { Grid } from './Grid.tsx';
 import { FilterBar } from './FilterBar.tsx';
@@ -14,8 +22,15 @@ import { AddColumnForm } from './SchemaForms.tsx';
 import { ExportImport } from './ExportImport.tsx';
 import { navigate } from '../../router.ts';
 
-/** One class: its filters, columns and rows, and the actions on rows. */
-export function ClassView(props: { api: AppApi; schema: ClassSchema; onSchemaChange(schema: ClassSchema): void }) {
+/** Where the browser goes next: a class, one of its objects, or its view given as a URL query. */
+export interface Destination {
+  readonly className: string;
+  readonly objectId?: string;
+  readonly search?: string;
+}
+
+/** One class: its filters, columns and rows, and the actions on rows; with `objectId`, that object alone and its fields. */
+export function ClassView(props: { api: AppApi; schema: ClassSchema; objectId?: string | undefined; schemaOf(className: string): ClassSchema | undefined; onOpen(destination: Destination): void; onSchemaChange(schema: ClassSchema): void }) {
   const { api, schema } = props;
   const columns = useMemo(() => columnsOf(schema), [schema]);
   // The filters and the sort are in the page's URL, so that a view can be shared or reloaded.
@@ -28,8 +43,16 @@ export function ClassView(props: { api: AppApi; schema: ClassSchema; onSchemaCha
   const [notice, setNotice] = useState<string | null>(null);
   const [added, setAdded] = useState(0);
   const typeOf = useCallback((field: string) => columns.find((column) => column.name === field)?.type ?? 'String', [columns]);
-  const where = useMemo(() => filtersWhere(filters, typeOf), [filters, typeOf]);
+  const targetOf = useCallback((field: string) => columns.find((column) => column.name === field)?.targetClass, [columns]);
+  const where = useMemo<Where>(() => {
+    const filtered = filtersWhere(filters, typeOf, targetOf);
+    if (!props.objectId) return filtered;
+    // One object's URL: that object alone, under the filters still (they may leave it out).
+    return Object.keys(filtered).length ? { $and: [filtered, { objectId: props.objectId }] } : { objectId: props.objectId };
+  }, [filters, typeOf, targetOf, props.objectId]);
   const [epoch, setEpoch] = useState(0);
+  const [edits, setEdits] = useState(0);
+  const [revealLast, setRevealLast] = useState(0);
   const rows = useRows(api, schema.className, where, sort, epoch);
   const shown = columns.filter((column) => !hidden.has(column.name));
 
@@ -38,6 +61,7 @@ export function ClassView(props: { api: AppApi; schema: ClassSchema; onSchemaCha
       const { updatedAt } = await api.update(schema.className, row.objectId, { [column.name]: value });
       const isDelete = typeof value === 'object' && value !== null && (value as { __op?: unknown }).__op === 'Delete';
       rows.patch(row.objectId, { [column.name]: isDelete ? undefined : value, updatedAt });
+      setEdits((n) => n + 1);
       return null;
     } catch (error) {
       return `${column.name} of ${row.objectId} was not saved: ${failureText(error)}`;
@@ -53,6 +77,22 @@ export function ClassView(props: { api: AppApi; schema: ClassSchema; onSchemaCha
     } catch (error) {
       setNotice(failureText(error));
     }
+  };
+  const jumpToEnd = async () => {
+    await rows.jumpToEnd();
+    setRevealLast((n) => n + 1);
+  };
+  const follow = (to: Follow) => {
+    if (to.kind === 'object') props.onOpen({ className: to.className, objectId: to.objectId });
+    else props.onOpen({ className: to.className, search: viewSearch([{ field: RELATED_TO, op: 'memberOf', value: `${to.owner.className}.${to.owner.objectId}.${to.key}` }], DEFAULT_SORT) });
+  };
+  const panelEditor = (column: Column, value: unknown, onSave: (value: unknown) => void, onCancel: () => void) => {
+    const editor =
+      column.type === 'ACL' ? <AclEditor api={api} column={column} value={value} onSave={onSave} onCancel={onCancel} />
+      : column.type === 'File' ? <FileEditor api={api} column={column} value={value} onSave={onSave} onCancel={onCancel} />
+      : column.type === 'Pointer' ? <PointerPicker api={api} column={column} target={column.targetClass ? props.schemaOf(column.targetClass) : undefined} value={value} onSave={onSave} onCancel={onCancel} />
+      : <CellEditor column={column} value={value} onSave={onSave} onCancel={onCancel} />;
+    return <Suspense fallback={<p className="muted">Loading the editor…</p>}>{editor}</Suspense>;
   };
   const deleteSelected = async () => {
     setConfirmDelete(false);
@@ -76,6 +116,7 @@ export function ClassView(props: { api: AppApi; schema: ClassSchema; onSchemaCha
           {rows.total === undefined ? 'counting…' : `${rows.total.toLocaleString('en')} ${rows.total === 1 ? 'object' : 'objects'}`}
         </span>
         <span className="spacer" />
+        <button type="button" onClick={jumpToEnd} title="Ctrl+End" aria-label="Last rows">Last</button>
         <button type="button" onClick={addRow}>Add row</button>
         <button type="button" className="danger" disabled={selected.size === 0} onClick={() => setConfirmDelete(true)}>
           Delete selected ({selected.size})
@@ -110,13 +151,23 @@ export function ClassView(props: { api: AppApi; schema: ClassSchema; onSchemaCha
       )}
       {notice && <p role="status" className="notice">{notice}</p>}
       <FilterBar columns={columns} filters={filters} onChange={setFilters} />
+      {props.objectId && (
+        <ObjectPanel api={api} className={schema.className} objectId={props.objectId} columns={columns} epoch={edits} onFollow={follow} onClose={() => props.onOpen({ className: schema.className, search: viewSearch(filters, sort) })} />
+      )}
       {rows.problem && <p role="alert" className="problem">{rows.problem}</p>}
       <Grid
         // A new filter or sort starts again at the top, with the focus on its first cell.
         key={JSON.stringify([where, sort])}
+        className={schema.className}
         columns={shown}
         rows={rows.rows}
+        gapAt={rows.gapAt}
+        gapSize={rows.total === undefined ? undefined : Math.max(0, rows.total - rows.rows.length)}
         done={rows.done}
+        revealLast={revealLast}
+        onJumpToEnd={jumpToEnd}
+        onFollow={follow}
+        panelEditor={panelEditor}
         sort={sort}
         selected={selected}
         revealFirst={added}
@@ -138,10 +189,11 @@ export function ClassView(props: { api: AppApi; schema: ClassSchema; onSchemaCha
 
 /** A filter from a URL typed by hand may name no column or hold a value of another type: it is left out. */
 function fits(filter: Filter, columns: readonly Column[]): boolean {
-  const column = columns.find((c) => c.name === filter.field);
+  if ((filter.field === RELATED_TO) !== (filter.op === 'memberOf')) return false;
+  const column = filter.field === RELATED_TO ? { type: 'String' as const, targetClass: undefined } : columns.find((c) => c.name === filter.field);
   if (!column) return false;
   try {
-    filterClause(filter, column.type);
+    filterClause(filter, column.type, column.targetClass);
     return true;
   } catch {
     return false;

@@ -4,7 +4,7 @@ import { failureText } from '../../api/errors.ts';
 import type { Where } from '../../api/types.ts';
 import type { Column } from './columns.ts';
 import { DEFAULT_SORT, FIRST_PAGE, nextCursor, pageQuery, type Cursor } from './paging.ts';
-import { csvHeader, csvRows, rowsFromCsv, rowsFromJson, type ImportRow } from './transfer.ts';
+import { csvHeader, csvRows, importWrites, rowsFromCsv, rowsFromJson, type ImportRow } from './transfer.ts';
 
 const EXPORT_PAGE = 1000;
 const BATCH = 50;
@@ -21,6 +21,7 @@ export function ExportImport(props: { api: AppApi; className: string; columns: r
   const [progress, setProgress] = useState<{ label: string; done: number; of: number | undefined } | null>(null);
   const [report, setReport] = useState<{ summary: string; refused: readonly Refusal[] } | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const [update, setUpdate] = useState(false);
 
   const exportAs = async (format: 'json' | 'csv') => {
     setReport(null);
@@ -67,13 +68,19 @@ export function ExportImport(props: { api: AppApi; className: string; columns: r
     const refused: Refusal[] = rows.filter((row) => row.problem).map((row) => ({ position: row.position, error: `not sent: ${row.problem!}` }));
     const sendable = rows.filter((row) => row.fields);
     let created = 0;
+    let updated = 0;
     try {
       for (let start = 0; start < sendable.length; start += BATCH) {
         setProgress({ label: 'Importing', done: start, of: sendable.length });
         const chunk = sendable.slice(start, start + BATCH);
-        const answers = await api.createMany(className, chunk.map((row) => row.fields!));
+        // Which of the chunk's objectIds exist: one query per batch, by the ids themselves.
+        const ids = update ? chunk.flatMap((row) => (row.objectId ? [row.objectId] : [])) : [];
+        const existing = new Set(ids.length ? (await api.find(className, { where: { objectId: { $in: ids } }, keys: ['objectId'], limit: ids.length })).map((o) => o.objectId) : []);
+        const writes = importWrites(chunk, update, existing);
+        const answers = await api.batch(writes.map((write) => ({ ...write, className })));
         answers.forEach((failure, k) => {
           if (failure) refused.push({ position: chunk[k]!.position, code: failure.code, error: failure.error });
+          else if (writes[k]!.method === 'PUT') updated++;
           else created++;
         });
       }
@@ -83,7 +90,8 @@ export function ExportImport(props: { api: AppApi; className: string; columns: r
       setProgress(null);
     }
     refused.sort((a, b) => a.position - b.position);
-    setReport({ summary: `Imported ${created} of ${rows.length} rows from ${file.name}; ${refused.length} refused.`, refused });
+    const detail = update ? ` (${updated} updated, ${created} created)` : '';
+    setReport({ summary: `Imported ${created + updated} of ${rows.length} rows from ${file.name}${detail}; ${refused.length} refused.`, refused });
     props.onImported();
   };
 
@@ -106,6 +114,10 @@ export function ExportImport(props: { api: AppApi; className: string; columns: r
             event.target.value = '';
           }}
         />
+      </label>
+      <label>
+        <input type="checkbox" checked={update} disabled={!!progress} onChange={(e) => setUpdate(e.target.checked)} />
+        Update objects whose objectId exists
       </label>
       {progress && (
         <label className="progress">

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { Column } from './columns.ts';
-import { filterClause, OP_LABELS, opsFor, type Filter, type FilterOp } from './filters.ts';
+import { filterClause, OP_LABELS, opsFor, RELATED_TO, relatedToParts, type Filter, type FilterOp } from './filters.ts';
 
 /** Filters are added one at a time, checked against the column's type before they are applied. */
 export function FilterBar(props: { columns: readonly Column[]; filters: readonly Filter[]; onChange(filters: readonly Filter[]): void }) {
@@ -20,7 +20,7 @@ export function FilterBar(props: { columns: readonly Column[]; filters: readonly
     event.preventDefault();
     const filter: Filter = { field: column.name, op: currentOp, value: currentOp === 'between' ? `${value}..${to}` : value };
     try {
-      filterClause(filter, column.type);
+      filterClause(filter, column.type, column.targetClass);
     } catch (error) {
       setProblem((error as Error).message);
       return;
@@ -45,7 +45,7 @@ export function FilterBar(props: { columns: readonly Column[]; filters: readonly
           ))}
         </select>
         {needsValue && (
-          <input aria-label={currentOp === 'between' ? 'From' : 'Filter value'} type={dates && currentOp === 'between' ? 'date' : 'text'} value={value} placeholder={currentOp === 'in' ? 'a, b, c' : ''} onChange={(e) => setValue(e.target.value)} />
+          <input aria-label={currentOp === 'between' ? 'From' : 'Filter value'} type={dates && currentOp === 'between' ? 'date' : 'text'} value={value} placeholder={currentOp === 'in' ? 'a, b, c' : currentOp === 'pointsTo' || currentOp === 'holds' ? `objectId of ${column.targetClass ?? ''}` : ''} onChange={(e) => setValue(e.target.value)} />
         )}
         {currentOp === 'between' && <input aria-label="To" type={dates ? 'date' : 'text'} value={to} onChange={(e) => setTo(e.target.value)} />}
         <button type="submit">Add filter</button>
@@ -55,7 +55,7 @@ export function FilterBar(props: { columns: readonly Column[]; filters: readonly
         <ul className="chips" aria-label="Filters">
           {props.filters.map((filter, index) => (
             <li key={index}>
-              {filter.field} {OP_LABELS[filter.op]} {filter.op === 'exists' || filter.op === 'notExists' ? '' : filter.value}
+              {chipText(filter)}
               <button type="button" aria-label={`Remove filter on ${filter.field}`} onClick={() => props.onChange(props.filters.filter((_, i) => i !== index))}>×</button>
             </li>
           ))}
@@ -63,4 +63,17 @@ export function FilterBar(props: { columns: readonly Column[]; filters: readonly
       )}
     </div>
   );
+}
+
+/** A filter in words; the relation one names the object whose members are shown. */
+function chipText(filter: Filter): string {
+  if (filter.field === RELATED_TO && filter.op === 'memberOf') {
+    try {
+      const owner = relatedToParts(filter.value);
+      return `${owner.key} of ${owner.className} ${owner.objectId}`;
+    } catch {
+      return filter.value;
+    }
+  }
+  return `${filter.field} ${OP_LABELS[filter.op]} ${filter.op === 'exists' || filter.op === 'notExists' ? '' : filter.value}`;
 }

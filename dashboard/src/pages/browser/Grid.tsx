@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ParseObject } from '../../api/types.ts';
-import { cellText, editable, type Column } from './columns.ts';
+import { editable, type Column } from './columns.ts';
 import { CellEditor } from './CellEditor.tsx';
-import { editedAsJson } from './edit-values.ts';
+import { CellValue, type Follow } from './CellValue.tsx';
+import { editedInPanel } from './edit-values.ts';
 import type { Sort } from './paging.ts';
 import { sortable } from './paging.ts';
 
@@ -17,16 +18,27 @@ function widthOf(column: Column): number {
 }
 
 export interface GridProps {
+  readonly className: string;
   readonly columns: readonly Column[];
   readonly rows: readonly ParseObject[];
+  /** After a jump to the end: the rows not read yet sit before `rows[gapAt]`, `gapSize` of them when known. */
+  readonly gapAt: number | null;
+  readonly gapSize: number | undefined;
   readonly done: boolean;
   readonly sort: Sort;
   readonly selected: ReadonlySet<string>;
   /** Changes when a row was put first (an added row): the grid scrolls up to show it. */
   readonly revealFirst: number;
+  /** Changes after a jump to the end: the grid scrolls down to the last row and focuses it. */
+  readonly revealLast: number;
   onSort(sort: Sort): void;
   onSelect(objectId: string, on: boolean): void;
   onNeedMore(): void;
+  /** Ctrl+End: the end of the class is read and shown. */
+  onJumpToEnd(): void;
+  onFollow(follow: Follow): void;
+  /** The editor shown below the grid for a column edited in a panel (File, ACL, Pointer, JSON). */
+  panelEditor(column: Column, value: unknown, onSave: (value: unknown) => void, onCancel: () => void): ReactNode;
   /** Saves one cell; resolves with a message when the server refused it. */
   onEdit(row: ParseObject, column: Column, value: unknown): Promise<string | null>;
 }
@@ -40,56 +52,78 @@ export function Grid(props: GridProps) {
   const [active, setActive] = useState<{ row: number; col: number }>({ row: 0, col: 0 });
   const [editing, setEditing] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const focusWanted = useRef(false);
-  const count = props.rows.length + (props.done ? 0 : 1);
+  /** The cell to focus once it is rendered (`row:col`), or null. */
+  const focusWanted = useRef<string | null>(null);
+  const gapAt = props.gapAt;
+  // With a gap, the grid's rows are the head, one gap row, then the tail; else the rows and, while
+  // more are coming, a loading row.
+  const shownRows = props.rows.length + (gapAt === null ? 0 : 1);
+  const count = shownRows + (props.done || gapAt !== null ? 0 : 1);
+  const rowAt = (index: number): ParseObject | undefined => (gapAt === null || index < gapAt ? props.rows[index] : index === gapAt ? undefined : props.rows[index - 1]);
   // The rows start below the header: scrollMargin places them there, and scrollPaddingStart keeps a
   // row scrolled to the top from hiding under it.
   const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12, scrollMargin: HEADER_HEIGHT, scrollPaddingStart: HEADER_HEIGHT });
   const items = virtualizer.getVirtualItems();
+  const firstIndex = items[0]?.index ?? 0;
   const lastIndex = items[items.length - 1]?.index ?? 0;
   const { onNeedMore } = props;
+  // More rows are read where the loaded ones stop: the end of the grid, or the gap when it is near.
+  const edge = gapAt ?? props.rows.length;
 
   useEffect(() => {
-    if (!props.done && lastIndex >= props.rows.length - 40) onNeedMore();
-  }, [lastIndex, props.rows.length, props.done, onNeedMore]);
+    if (!props.done && lastIndex >= edge - 40 && firstIndex <= edge + 1) onNeedMore();
+  }, [firstIndex, lastIndex, edge, props.done, onNeedMore]);
 
   useEffect(() => {
     if (props.revealFirst) virtualizer.scrollToIndex(0);
   }, [props.revealFirst, virtualizer]);
 
+  useEffect(() => {
+    if (props.revealLast) move(shownRows - 1, active.col);
+  }, [props.revealLast]);
+
   const width = SELECT_WIDTH + props.columns.reduce((sum, column) => sum + widthOf(column), 0);
   const move = (row: number, col: number) => {
-    const next = { row: Math.max(0, Math.min(props.rows.length - 1, row)), col: Math.max(0, Math.min(props.columns.length - 1, col)) };
-    focusWanted.current = true;
+    const next = { row: Math.max(0, Math.min(shownRows - 1, row)), col: Math.max(0, Math.min(props.columns.length - 1, col)) };
+    focusWanted.current = `${next.row}:${next.col}`;
     setActive(next);
     virtualizer.scrollToIndex(next.row);
   };
   // The moved-to cell takes the focus once it is rendered (it may have been scrolled in first).
   useEffect(() => {
+    // The wanted cell, not the active one: a move made in another effect of this commit is not rendered yet.
     if (!focusWanted.current || editing) return;
-    const cell = scroller.current?.querySelector<HTMLElement>(`[data-cell="${active.row}:${active.col}"]`);
+    const cell = scroller.current?.querySelector<HTMLElement>(`[data-cell="${focusWanted.current}"]`);
     if (cell) {
       cell.focus({ preventScroll: true });
-      focusWanted.current = false;
+      focusWanted.current = null;
     }
   });
   const keyDown = (event: KeyboardEvent) => {
     if (editing) return;
     const moves: Record<string, [number, number]> = { ArrowDown: [1, 0], ArrowUp: [-1, 0], ArrowRight: [0, 1], ArrowLeft: [0, -1], PageDown: [20, 0], PageUp: [-20, 0] };
     const step = moves[event.key];
-    if (step) {
+    if (event.key === 'End' && event.ctrlKey) {
+      event.preventDefault();
+      if (props.done) move(shownRows - 1, active.col);
+      else props.onJumpToEnd();
+    } else if (event.key === 'Home' && event.ctrlKey) {
+      event.preventDefault();
+      move(0, active.col);
+    } else if (step) {
       event.preventDefault();
       move(active.row + step[0], active.col + step[1]);
-    } else if (event.key === 'Enter' && props.columns[active.col] && editable(props.columns[active.col]!)) {
+    } else if (event.key === 'Enter' && rowAt(active.row) && props.columns[active.col] && editable(props.columns[active.col]!)) {
       event.preventDefault();
       setEditing(true);
     }
   };
-  // Arrays, objects and ACLs are edited in a panel below the grid: a row is too small for JSON.
+  // Arrays, objects, ACLs, Files and Pointers are edited in a panel below the grid: a row is too small.
   const activeColumn = props.columns[active.col];
-  const jsonColumn = activeColumn && editedAsJson(activeColumn) ? activeColumn : undefined;
+  const panelColumn = activeColumn && editedInPanel(activeColumn) ? activeColumn : undefined;
+  const activeRow = rowAt(active.row);
   const save = async (value: unknown) => {
-    const row = props.rows[active.row];
+    const row = rowAt(active.row);
     const column = props.columns[active.col];
     setEditing(false);
     if (!row || !column) return;
@@ -99,7 +133,7 @@ export function Grid(props: GridProps) {
   return (
     <div className="grid-wrap">
       {problem && <p role="alert" className="problem">{problem}</p>}
-      <div className="grid" ref={scroller} role="grid" aria-rowcount={count + 1} aria-colcount={props.columns.length + 1} onKeyDown={keyDown}>
+      <div className="grid" ref={scroller} role="grid" aria-rowcount={count + 1} aria-colcount={props.columns.length + 1} data-gap-at={gapAt ?? undefined} onKeyDown={keyDown}>
         <div className="grid-head" role="row" style={{ width }}>
           <div role="columnheader" className="cell select" style={{ width: SELECT_WIDTH }}>
             <span className="visually-hidden">Selected</span>
@@ -115,14 +149,21 @@ export function Grid(props: GridProps) {
                 ) : (
                   <span>{column.name}</span>
                 )}
-                <span className="type">{column.type === 'Pointer' ? `→ ${column.targetClass}` : column.type}</span>
+                <span className="type">{column.type === 'Pointer' ? `→ ${column.targetClass}` : column.type === 'Relation' ? `Relation → ${column.targetClass}` : column.type}</span>
               </div>
             );
           })}
         </div>
         <div style={{ height: virtualizer.getTotalSize(), width, position: 'relative' }}>
           {items.map((item) => {
-            const row = props.rows[item.index];
+            const row = rowAt(item.index);
+            if (!row && item.index === gapAt) {
+              return (
+                <div key="gap" className="grid-row gap" role="row" data-gap style={{ transform: `translateY(${item.start - HEADER_HEIGHT}px)`, width }}>
+                  <div role="gridcell" className="cell">… {props.gapSize === undefined ? 'more' : props.gapSize.toLocaleString('en')} rows … (read as you scroll here)</div>
+                </div>
+              );
+            }
             if (!row) {
               return (
                 <div key="loading" className="grid-row loading" role="row" style={{ transform: `translateY(${item.start - HEADER_HEIGHT}px)`, width }}>
@@ -139,7 +180,7 @@ export function Grid(props: GridProps) {
                 {props.columns.map((column, col) => {
                   const isActive = active.row === item.index && active.col === col;
                   const value = row[column.name];
-                  const inCell = isActive && editing && !editedAsJson(column);
+                  const inCell = isActive && editing && !editedInPanel(column);
                   return (
                     <div
                       key={column.name}
@@ -155,7 +196,7 @@ export function Grid(props: GridProps) {
                         if (editable(column)) setEditing(true);
                       }}
                     >
-                      {inCell ? <CellEditor column={column} value={value} onSave={save} onCancel={() => setEditing(false)} /> : cellText(value)}
+                      {inCell ? <CellEditor column={column} value={value} onSave={save} onCancel={() => setEditing(false)} /> : <CellValue className={props.className} row={row} column={column} onFollow={props.onFollow} />}
                     </div>
                   );
                 })}
@@ -164,8 +205,8 @@ export function Grid(props: GridProps) {
           })}
         </div>
       </div>
-      {editing && jsonColumn && props.rows[active.row] && (
-        <CellEditor column={jsonColumn} value={props.rows[active.row]![jsonColumn.name]} onSave={save} onCancel={() => setEditing(false)} />
+      {editing && panelColumn && activeRow && (
+        <div key={`${activeRow.objectId}/${panelColumn.name}`}>{props.panelEditor(panelColumn, activeRow[panelColumn.name], save, () => setEditing(false))}</div>
       )}
     </div>
   );

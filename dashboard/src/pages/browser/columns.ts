@@ -18,9 +18,9 @@ export function columnsOf(schema: ClassSchema): Column[] {
   return [{ name: 'objectId', type: 'id' }, ...own, { name: 'createdAt', type: 'timestamp' }, { name: 'updatedAt', type: 'timestamp' }, ...('ACL' in schema.fields ? [{ name: 'ACL', type: 'ACL' as const }] : [])];
 }
 
-const EDITABLE: ReadonlySet<ColumnType> = new Set(['String', 'Number', 'Boolean', 'Date', 'GeoPoint', 'Pointer', 'Array', 'Object', 'ACL']);
+const EDITABLE: ReadonlySet<ColumnType> = new Set(['String', 'Number', 'Boolean', 'Date', 'GeoPoint', 'Pointer', 'Array', 'Object', 'ACL', 'File']);
 
-/** Types edited in the grid today; the others (File, Relation, Bytes, Polygon) are shown only. */
+/** Types edited in the grid today; the others (Relation, Bytes, Polygon) are shown only. */
 export function editable(column: Column): boolean {
   return EDITABLE.has(column.type);
 }

@@ -6,6 +6,11 @@ export function editedAsJson(column: Column): boolean {
   return column.type === 'Array' || column.type === 'Object' || column.type === 'ACL';
 }
 
+/** Columns edited in the panel below the grid: JSON, and the File, ACL and Pointer editors with their lists. */
+export function editedInPanel(column: Column): boolean {
+  return editedAsJson(column) || column.type === 'File' || column.type === 'Pointer';
+}
+
 /** The text an editor starts with. */
 export function editText(column: Column, value: unknown): string {
   if (value === undefined || value === null) return '';

@@ -1,12 +1,16 @@
 import type { FieldType, Where } from '../../api/types.ts';
 
 /** A filter a person builds: one field, one operator of the query language, a value as typed. */
-export type FilterOp = 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte' | 'contains' | 'startsWith' | 'exists' | 'notExists' | 'in' | 'between';
+export type FilterOp = 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte' | 'contains' | 'startsWith' | 'exists' | 'notExists' | 'in' | 'between' | 'pointsTo' | 'holds' | 'memberOf';
 
 export interface Filter {
   readonly field: string;
   readonly op: FilterOp;
-  /** As typed; for `between`, two values separated by `..` (a date range: from..to). */
+  /**
+   * As typed; for `between`, two values separated by `..` (a date range: from..to). For
+   * `pointsTo` and `holds`, an objectId of the column's target class. For `memberOf` (field
+   * `$relatedTo`), `<owner class>.<owner objectId>.<relation field>`.
+   */
   readonly value: string;
 }
 
@@ -23,7 +27,31 @@ export const OP_LABELS: Readonly<Record<FilterOp, string>> = {
   notExists: 'is not set',
   in: 'is one of',
   between: 'between',
+  pointsTo: 'points to',
+  holds: 'contains',
+  memberOf: 'members of',
 };
+
+/** The pseudo-field of a `memberOf` filter: it is not a column but the query's `$relatedTo`. */
+export const RELATED_TO = '$relatedTo';
+
+/** What the API takes as an objectId here: letters, digits, `_` and `-` (docs/api.md "ACL"). */
+export const OBJECT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+function objectIdOf(text: string): string {
+  const id = text.trim();
+  if (!OBJECT_ID.test(id)) throw new Error(`"${text}" is not an objectId (letters, digits, _ and -).`);
+  return id;
+}
+
+/** A `memberOf` value: the object holding the relation and the relation's field. */
+export function relatedToParts(value: string): { className: string; objectId: string; key: string } {
+  const [className = '', objectId = '', key = '', ...rest] = value.split('.');
+  if (rest.length || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(className) || !OBJECT_ID.test(objectId) || !/^[A-Za-z][A-Za-z0-9_]*$/.test(key)) {
+    throw new Error(`"${value}" is not <class>.<objectId>.<relation field>.`);
+  }
+  return { className, objectId, key };
+}
 
 /** Which operators make sense for a column of this type. */
 export function opsFor(type: FieldType | 'id' | 'timestamp'): FilterOp[] {
@@ -40,6 +68,10 @@ export function opsFor(type: FieldType | 'id' | 'timestamp'): FilterOp[] {
     case 'Date':
     case 'timestamp':
       return ['between', 'lt', 'gt', 'eq', ...presence];
+    case 'Pointer':
+      return ['pointsTo', ...presence];
+    case 'Relation':
+      return ['holds'];
     default:
       return presence;
   }
@@ -68,11 +100,12 @@ export function wireValue(type: FieldType | 'id' | 'timestamp', text: string): u
 }
 
 /** Characters that mean something in a regular expression, written as themselves. */
-function literal(text: string): string {
+export function literal(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-export function filterClause(filter: Filter, type: FieldType | 'id' | 'timestamp'): Where {
+/** The where of one filter; `targetClass` is the Pointer's or Relation's. Throws a sentence when it does not fit. */
+export function filterClause(filter: Filter, type: FieldType | 'id' | 'timestamp', targetClass?: string): Where {
   const value = () => wireValue(type, filter.value);
   const on = (condition: unknown): Where => ({ [filter.field]: condition });
   switch (filter.op) {
@@ -102,11 +135,22 @@ export function filterClause(filter: Filter, type: FieldType | 'id' | 'timestamp
       const [from = '', to = ''] = filter.value.split('..').map((part) => part.trim());
       return on({ ...(from ? { $gte: wireValue(type, from) } : {}), ...(to ? { $lte: wireValue(type, to) } : {}) });
     }
+    case 'pointsTo':
+    case 'holds':
+      // A Relation "contains" an object when it holds a pointer to it: the same equality as a Pointer's.
+      if ((type !== 'Pointer' && type !== 'Relation') || !targetClass) throw new Error(`${filter.field} is not a Pointer or a Relation.`);
+      if (filter.op === 'holds' ? type !== 'Relation' : type !== 'Pointer') throw new Error(`"${OP_LABELS[filter.op]}" does not apply to a ${type}.`);
+      return on({ __type: 'Pointer', className: targetClass, objectId: objectIdOf(filter.value) });
+    case 'memberOf': {
+      if (filter.field !== RELATED_TO) throw new Error('"members of" is a filter of its own, not of a column.');
+      const owner = relatedToParts(filter.value);
+      return { $relatedTo: { object: { __type: 'Pointer', className: owner.className, objectId: owner.objectId }, key: owner.key } };
+    }
   }
 }
 
-export function filtersWhere(filters: readonly Filter[], typeOf: (field: string) => FieldType | 'id' | 'timestamp'): Where {
-  const clauses = filters.map((filter) => filterClause(filter, typeOf(filter.field)));
+export function filtersWhere(filters: readonly Filter[], typeOf: (field: string) => FieldType | 'id' | 'timestamp', targetOf: (field: string) => string | undefined = () => undefined): Where {
+  const clauses = filters.map((filter) => filterClause(filter, typeOf(filter.field), targetOf(filter.field)));
   if (clauses.length === 0) return {};
   if (clauses.length === 1) return clauses[0]!;
   return { $and: clauses };

@@ -61,7 +61,7 @@ export function nextCursor(sort: Sort, cursor: Cursor, page: readonly ParseObjec
   const last = page[page.length - 1];
   if (page.length < pageSize || !last) {
     // The values are done; the rows without one are next, unless the sort needs no second phase.
-    const needsMissingPhase = cursor.phase === 'values' && sort.field !== 'objectId' && sort.field !== 'createdAt' && sort.field !== 'updatedAt';
+    const needsMissingPhase = cursor.phase === 'values' && hasMissingPhase(sort);
     return needsMissingPhase ? { phase: 'missing' } : null;
   }
   const value = cursor.phase === 'missing' ? undefined : last[sort.field];
@@ -72,4 +72,22 @@ function combine(clauses: Where[]): Where {
   if (clauses.length === 0) return {};
   if (clauses.length === 1) return clauses[0]!;
   return { $and: clauses };
+}
+
+/** Whether the order has a second phase for rows without a value in the sort column. */
+function hasMissingPhase(sort: Sort): boolean {
+  return sort.field !== 'objectId' && sort.field !== 'createdAt' && sort.field !== 'updatedAt';
+}
+
+/**
+ * The queries that read the end of the order, last row first, without reading what comes before
+ * it: the order reversed. The last rows are those of the second phase (no value, by objectId), so
+ * those come first, read by objectId descending; then the values phase with the sort reversed. The
+ * caller reads them in turn until it holds a page, and reverses what it got.
+ */
+export function tailQueries(filter: Where, sort: Sort): { where: Where; order: string }[] {
+  const clauses: Where[] = Object.keys(filter).length ? [filter] : [];
+  const reversed = pageQuery(filter, { field: sort.field, descending: !sort.descending }, FIRST_PAGE);
+  if (!hasMissingPhase(sort)) return [reversed];
+  return [{ where: combine([...clauses, { [sort.field]: { $exists: false } }]), order: '-objectId' }, reversed];
 }

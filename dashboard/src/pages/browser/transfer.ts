@@ -91,6 +91,8 @@ export interface ImportRow {
   /** Where the row was in the file: its line for CSV (header = 1), its index + 1 for JSON. */
   readonly position: number;
   readonly fields?: Record<string, unknown>;
+  /** The row's objectId in the file, if any: kept apart, for an import that updates existing objects. */
+  readonly objectId?: string;
   /** Why the row is not sent, when it could not be read. */
   readonly problem?: string;
 }
@@ -101,6 +103,8 @@ export function rowsFromCsv(text: string, typeOf: (field: string) => ColumnType 
   return records.map((record, index) => {
     const position = index + 2;
     const fields: Record<string, unknown> = {};
+    const idColumn = header.indexOf('objectId');
+    const objectId = idColumn >= 0 && record[idColumn] ? record[idColumn] : undefined;
     try {
       header.forEach((name, k) => {
         const cell = record[k] ?? '';
@@ -111,7 +115,7 @@ export function rowsFromCsv(text: string, typeOf: (field: string) => ColumnType 
           throw new Error(`${name}: ${(error as Error).message}`);
         }
       });
-      return { position, fields };
+      return { position, fields, ...(objectId ? { objectId } : {}) };
     } catch (error) {
       return { position, problem: (error as Error).message };
     }
@@ -126,6 +130,24 @@ export function rowsFromJson(text: string): ImportRow[] {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) return { position: index + 1, problem: 'not an object' };
     const fields: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(item)) if (!SERVER_FIELDS.has(name)) fields[name] = value;
-    return { position: index + 1, fields };
+    const objectId = (item as { objectId?: unknown }).objectId;
+    return { position: index + 1, fields, ...(typeof objectId === 'string' && objectId ? { objectId } : {}) };
+  });
+}
+
+export type ImportWrite = { readonly method: 'POST' | 'PUT'; readonly objectId?: string; readonly body: Record<string, unknown> };
+
+/**
+ * The write of each row. A plain import creates every row. One that updates existing objects
+ * changes (PUT) the rows whose objectId is in `existing`, and creates the others, a row with an
+ * unknown objectId asking for that objectId (a server that sets ids itself refuses it, and the
+ * report says so).
+ */
+export function importWrites(rows: readonly ImportRow[], update: boolean, existing: ReadonlySet<string>): ImportWrite[] {
+  return rows.map((row) => {
+    const fields = row.fields ?? {};
+    if (!update || !row.objectId) return { method: 'POST', body: fields };
+    if (existing.has(row.objectId)) return { method: 'PUT', objectId: row.objectId, body: fields };
+    return { method: 'POST', body: { ...fields, objectId: row.objectId } };
   });
 }
