@@ -1,6 +1,6 @@
 /**
- * An entry of an X-Forwarded-* header, read the way fastify reads it with trustProxy on, so
- * that both fronts (direct.ts) see the same client: the address is the first entry of
+ * An entry of an X-Forwarded-* header, read with --trust-proxy (as fastify, Basalt's former
+ * framework, read it, so a deployment behind a proxy sees the same client): the address is the first entry of
  * X-Forwarded-For that is not empty (the client, as the first proxy saw it), the host and the
  * protocol the last entry of theirs. Undefined when the header is absent or holds no entry.
  */

@@ -1,14 +1,14 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { AppRequest } from '../app-routes.ts';
+import type { RequestFacts } from '../context.ts';
 import { forwardedEntry } from '../forwarded.ts';
 import type { RouteAnswerHook } from '../answer-hooks.ts';
 
 /**
- * One request as the routes, the context and the request log read it. Its address, host and
- * protocol follow X-Forwarded-* only with --trust-proxy (http/forwarded.ts).
+ * One request as the routes, the context (an app route's AppRequest) and the request log read it.
+ * Its address, host and protocol follow X-Forwarded-* only with --trust-proxy (http/forwarded.ts).
  */
-export class EdgeRequest implements AppRequest {
+export class EdgeRequest implements RequestFacts {
   body: unknown = undefined;
   params: Record<string, string> = {};
   query: Record<string, unknown> = {};
@@ -18,7 +18,7 @@ export class EdgeRequest implements AppRequest {
   constructor(
     readonly raw: IncomingMessage,
     readonly id: string,
-    readonly log: AppRequest['log'],
+    readonly log: RequestFacts['log'],
     private readonly trustProxy: boolean,
     /** The route's answer hooks (null when there are none, as without --metrics). */
     readonly hooks: RouteAnswerHook | null,
