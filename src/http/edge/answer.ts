@@ -70,9 +70,13 @@ export function writeAnswer(res: ServerResponse, request: Answered, answer: Answ
   res.end(head ? undefined : data);
 }
 
-/** What a closing connection still reads and drops after its answer, and for how long at most. */
-const LINGER_CLOSE_BYTES = 16 * 1024 * 1024;
-const LINGER_CLOSE_MS = 2_000;
+/**
+ * How long a closing connection still reads and drops what its client sends after the answer.
+ * Time alone bounds it (nginx's lingering close does the same): dropping bytes costs no memory,
+ * and a bound in bytes was overrun in tests by a client that had not yet read the answer while
+ * several megabytes of its body were already in the sockets' buffers.
+ */
+const LINGER_CLOSE_MS = 5_000;
 
 /**
  * The lingering close of an answer that ends its connection while the client may still be
@@ -80,8 +84,7 @@ const LINGER_CLOSE_MS = 2_000;
  * answer, and input that arrives at a closed socket resets the connection; the reset can overtake
  * the answer at the client, which then sees EPIPE or ECONNRESET instead of a 413. So our side is
  * ended (the answer, then FIN), and what the client still sends is read and dropped until its
- * body ends, for at most LINGER_CLOSE_BYTES or LINGER_CLOSE_MS; only then is the socket destroyed.
- * A client that reads the answer and stops sends its FIN, and the socket closes at once.
+ * body ends or it closes, for at most LINGER_CLOSE_MS; only then is the socket destroyed.
  */
 function lingeringClose(res: ServerResponse): void {
   const socket = res.socket as (Socket & { destroySoon?: () => void }) | null;
@@ -93,12 +96,7 @@ function lingeringClose(res: ServerResponse): void {
     const timer = setTimeout(() => socket.destroy(), LINGER_CLOSE_MS);
     timer.unref();
     socket.once('close', () => clearTimeout(timer));
-    let seen = 0;
     req.removeAllListeners('data');
-    req.on('data', (chunk: Buffer) => {
-      seen += chunk.length;
-      if (seen > LINGER_CLOSE_BYTES) socket.destroy();
-    });
     req.once('end', () => socket.destroy());
     req.resume();
   };
