@@ -164,7 +164,7 @@ export class Edge {
       writeAnswer(res, request, answer, close || this.closing);
     } catch (error) {
       if (res.headersSent) res.destroy();
-      else writeAnswer(res, request, failureAnswer(error, request.log, request.id), true);
+      else writeAnswer(res, request, failureAnswer(error, request.log, request.id), close || this.closing);
     }
     if (request.hooks !== null) request.hooks.answered(res.statusCode, performance.now() - request.started);
   }

@@ -4,14 +4,17 @@ import type { RequestFacts } from '../context.ts';
 import { forwardedEntry } from '../forwarded.ts';
 import type { RouteAnswerHook } from '../answer-hooks.ts';
 
+const NONE: Record<string, never> = Object.freeze({});
+
 /**
  * One request as the routes, the context (an app route's AppRequest) and the request log read it.
  * Its address, host and protocol follow X-Forwarded-* only with --trust-proxy (http/forwarded.ts).
  */
 export class EdgeRequest implements RequestFacts {
   body: unknown = undefined;
-  params: Record<string, string> = {};
-  query: Record<string, unknown> = {};
+  /** Set once the route is found; shared empty objects until then, so a request allocates none. */
+  params: Record<string, string> = NONE;
+  query: Record<string, unknown> = NONE;
   /** When the request arrived here, for its latency (read only when there are answer hooks). */
   readonly started: number;
 
