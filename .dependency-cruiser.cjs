@@ -48,11 +48,11 @@ module.exports = {
       to: { circular: true },
     },
     {
-      name: 'fastify-only-at-the-edge',
-      comment: 'Only src/http/, src/server.ts and src/main.ts import the HTTP framework.',
+      name: 'router-only-at-the-edge',
+      comment: 'Only src/http/, src/server.ts and src/main.ts import the HTTP router (or any HTTP framework).',
       severity: 'error',
       from: { path: '^src/', pathNot: EDGE },
-      to: { path: 'node_modules/(fastify|find-my-way|@fastify/[^/]+)/' },
+      to: { path: 'node_modules/(find-my-way|fastify|@fastify/[^/]+)/' },
     },
     {
       name: 'drivers-only-in-driver-dirs',

@@ -25,7 +25,7 @@ interface Profile {
   endTime: number;
 }
 
-/** Groups frames so a reader sees "fastify" or "src/storage" instead of thousands of functions. */
+/** Groups frames so a reader sees "find-my-way" or "src/storage" instead of thousands of functions. */
 function areaOf(url: string, name: string): string {
   if (name === '(garbage collector)') return '(gc)';
   if (name === '(idle)' || name === '(program)' || name === '(root)') return name;

@@ -28,9 +28,8 @@ async function main(): Promise<void> {
   }
   const { config } = loaded;
   const logger = pino({ level: config.logLevel });
-  // Benchmarks only (docs/benchmarks.md): every request through fastify, to measure what the direct front saves.
-  const server = await createServer(config, logger, { directFront: process.env.BENCH_FASTIFY_ONLY !== '1' });
-  const address = await server.http.listen({ port: config.port, host: config.host });
+  const server = await createServer(config, logger);
+  const address = await server.http.listen(config.port, config.host);
   printFirstStart(server.bootstrap, dashboardUrl(config.publicUrl, address));
   logger.info({ address, database: server.backend.kind }, 'Basalt is listening');
 

@@ -1,5 +1,3 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config/schema.ts';
 import type { Backend } from './sql/backend.ts';
@@ -11,16 +9,14 @@ import { AccountService } from './apps/accounts.ts';
 import { SqlSystemStore } from './storage/sql-system.ts';
 import { bootstrap, type BootstrapReport } from './apps/bootstrap.ts';
 import type { HttpDeps } from './http/deps.ts';
-import { applyCors } from './http/cors.ts';
-import { registerJsonBody } from './http/body.ts';
-import { clientErrorHandler, expectationFailed, frameworkErrors, registerErrorHandling } from './http/errors.ts';
-import { registerAppRoutes } from './http/app-routes.ts';
+import { appRoutes } from './http/app-routes.ts';
 import { RouteTable } from './http/route.ts';
-import { DirectFront, ROUTER_OPTIONS } from './http/direct.ts';
-import { requestForLog, requestLogger } from './http/log.ts';
+import { Edge } from './http/edge/edge.ts';
+import { HttpServer } from './http/edge/server.ts';
+import type { EdgeRoute } from './http/edge/types.ts';
+import { requestForLog } from './http/log.ts';
 import { AnswerHooks } from './http/answer-hooks.ts';
-import { registerMetricsRoute } from './http/routes/metrics.ts';
-import { newRequestId } from './http/request-id.ts';
+import { metricsRoute } from './http/routes/metrics.ts';
 import { classRoutes } from './http/routes/classes.ts';
 import { schemaRoutes } from './http/routes/schemas.ts';
 import { batchRoute } from './http/routes/batch.ts';
@@ -42,11 +38,11 @@ import { hookRoutes } from './http/routes/hooks.ts';
 import { Webhooks } from './webhooks/service.ts';
 import { webhookJob } from './webhooks/delivery-job.ts';
 import { WEBHOOK_JOB } from './webhooks/triggers.ts';
-import { registerAppsRoutes } from './http/routes/apps.ts';
-import { registerHealthRoute } from './http/routes/health.ts';
-import { registerDashboardRoutes } from './http/routes/dashboard.ts';
-import { registerUserPages } from './http/routes/user-pages.ts';
-import { registerFileRoutes } from './http/routes/files.ts';
+import { appsRoutes } from './http/routes/apps.ts';
+import { healthRoutes } from './http/routes/health.ts';
+import { dashboardRoutes } from './http/routes/dashboard.ts';
+import { userPageRoutes } from './http/routes/user-pages.ts';
+import { fileRoutes } from './http/routes/files.ts';
 import { openFileStorage } from './files/open.ts';
 import { queueRoutes } from './http/routes/queue.ts';
 import { JobRunner } from './queue/runner.ts';
@@ -68,7 +64,7 @@ import { SCHEDULE_RUN_JOB } from './rest/jobs/schedules.ts';
 import { scheduleRunJob } from './rest/jobs/schedule-run.ts';
 
 export interface BasaltServer {
-  readonly http: FastifyInstance;
+  readonly http: HttpServer;
   readonly backend: Backend;
   readonly bootstrap: BootstrapReport;
   readonly logger: Logger;
@@ -87,26 +83,16 @@ export async function openBackend(config: Config): Promise<Backend> {
 }
 
 /** This server's API root as its own cloud code reaches it: over loopback, whatever address it listens on. */
-function loopbackUrl(http: FastifyInstance): string {
-  const address = http.server.address();
+function loopbackUrl(http: HttpServer): string {
+  const address = http.address();
   if (address === null || typeof address === 'string') throw new Error('the server listens on no TCP port');
   const wildcard = address.address === '0.0.0.0' || address.address === '::';
   const host = wildcard ? (address.family === 'IPv6' ? '[::1]' : '127.0.0.1') : address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return `http://${host}:${address.port}/1`;
 }
 
-function noSchemaCompiler(): never {
-  throw new Error('Basalt routes declare no JSON schemas; validation is the use cases\' own.');
-}
-
-/** Switches for measurements, not options: no user sets them. */
-export interface InternalSwitches {
-  /** false: fastify answers every request, the direct front is never built (for benchmarks; docs/architecture.md). */
-  readonly directFront?: boolean;
-}
-
 /** Wires storage, services and routes. Nothing listens until the caller says so. */
-export async function createServer(config: Config, logger: Logger = pino({ level: config.logLevel }), internal: InternalSwitches = {}): Promise<BasaltServer> {
+export async function createServer(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<BasaltServer> {
   const backend = await openBackend(config);
   const hooks = new AppHooks();
   // Webhooks (rank 0) and cloud code (rank 1) add their functions here.
@@ -147,87 +133,33 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   const deps: HttpDeps = { config, backend, apps, accounts, logger };
   const files = { storage: await openFileStorage(config), sizeLimit: config.fileSizeLimit };
 
-  // Set once the routes exist; until then (and for whatever it declines) fastify answers.
-  let direct: DirectFront | undefined;
-  const http = Fastify({
-    serverFactory: (handler, options) => {
-      const server = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
-        if (direct?.take(req, res) !== true) handler(req, res);
-      });
-      // What fastify sets on a server of its own making (its defaults are in these options).
-      const timeouts = options as { keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
-      server.keepAliveTimeout = timeouts.keepAliveTimeout;
-      server.requestTimeout = timeouts.requestTimeout;
-      server.setTimeout(timeouts.connectionTimeout);
-      // node's own 417 for an Expect other than 100-continue has no body: this one is {code, error}.
-      server.on('checkExpectation', expectationFailed);
-      return server;
-    },
-    // Request logs print the URL, and GET /1/login carries the password there.
-    loggerInstance: logger.child({}, { serializers: { req: requestForLog } }) as FastifyBaseLogger,
-    childLoggerFactory: (parent, bindings, options) => requestLogger(parent as Logger, bindings, options) as FastifyBaseLogger,
-    bodyLimit: config.bodyLimit,
-    trustProxy: config.trustProxy,
-    genReqId: newRequestId,
-    // Request ids are ours; a client's X-Request-Id is not trusted into the logs.
-    requestIdHeader: false,
-    forceCloseConnections: 'idle',
-    routerOptions: ROUTER_OPTIONS,
-    // No route declares a JSON schema (bodies are checked by the use cases), so fastify's schema
-    // compilers are never needed; naming our own keeps ajv and its hundred modules unloaded,
-    // several megabytes of an idle server.
-    schemaController: { compilersFactory: { buildValidator: noSchemaCompiler, buildSerializer: noSchemaCompiler } },
-    frameworkErrors,
-    clientErrorHandler,
-  });
-  // One callback hook, not an async one nor several: it runs on every request and needs no promise.
-  http.addHook('onRequest', (request, reply, done) => {
-    reply.header('X-Request-Id', request.id);
-    if (!applyCors(request, reply)) done();
-  });
-  // What runs for every answered request, on either front; empty (and never called) by default.
+  // What runs for every answered request; empty (and never called) by default.
   const answerHooks = new AnswerHooks();
+  const routes: EdgeRoute[] = [...healthRoutes(deps), ...appsRoutes(deps), ...userPageRoutes(deps), ...dashboardRoutes(deps), ...fileRoutes(deps, files)];
   if (config.metrics) {
     // Loaded only when asked for: prom-client adds about 13 MB to the resident memory of a process.
     const { HttpMetrics } = await import('./http/metrics.ts');
     const metrics = new HttpMetrics(backend, apps, () => cloud?.restarts ?? 0);
     answerHooks.add((pattern) => metrics.family(pattern));
-    registerMetricsRoute(http, metrics, config.metricsToken);
+    routes.push(metricsRoute(metrics, config.metricsToken));
     if (config.metricsToken === undefined) logger.warn('GET /metrics is served without --metrics-token: whoever reaches the port can read it.');
   }
-  if (!answerHooks.empty) {
-    // fastify's call of the answer hooks; the direct front calls them for its own answers.
-    http.addHook('onResponse', (request, reply, done) => {
-      answerHooks.forRoute(request.routeOptions.url)!.answered(reply.statusCode, reply.elapsedTime);
-      done();
-    });
-  }
-  registerJsonBody(http);
-  registerErrorHandling(http);
-  registerHealthRoute(http, deps);
-  registerAppsRoutes(http, deps);
-  registerUserPages(http, deps);
-  registerDashboardRoutes(http, deps);
-  registerFileRoutes(http, deps, files);
   // The batch route dispatches through the same table it is part of.
   let table: RouteTable;
   // Built-in classes' routes come first: their /1/classes/_X paths must win over the generic ones.
   table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...outboxRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes, ...functionRoutes(functions), ...hookRoutes(webhooks), ...pushRoutes, ...scriptLogRoutes(cloud), ...jobRoutes(jobs), ...unbuiltListRoutes, batchRoute(() => table)]);
-  registerAppRoutes(http, deps, table);
-  const front = new DirectFront(deps, table, http.log as unknown as Logger, answerHooks);
-  http.addHook('preClose', (done) => {
-    front.close();
-    done();
-  });
-  if (internal.directFront !== false) direct = front;
+  routes.push(...appRoutes(deps, table));
+  // Request logs print the URL, and GET /1/login carries the password there (log.ts).
+  const requestLog = logger.child({}, { serializers: { req: requestForLog } });
+  const edge = new Edge(routes, { bodyLimit: config.bodyLimit, trustProxy: config.trustProxy }, requestLog, answerHooks);
+  const http = new HttpServer(edge);
   const queue = new JobRunner(apps, backend, jobTypes, { concurrency: config.queueConcurrency, sweepIntervalMs: config.queueSweepInterval, leaseMs: config.queueLeaseTime, retryDelayMs: config.queueRetryDelay }, logger);
   if (cloud) {
-    http.addHook('onListen', (done) => {
+    http.server.once('listening', () => {
       cloud.setServerUrl(loopbackUrl(http));
       // The default app's code starts with the server, not with its first request.
       const defaultApp = report.defaultApp;
       if (defaultApp) void apps.handle(defaultApp).catch((error: unknown) => logger.error({ err: error }, 'could not open the default app'));
-      done();
     });
   }
   queue.start();

@@ -1,10 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import Fastify from 'fastify';
+import pino from 'pino';
 import { CATALOG, definitions, type ErrorKey } from './catalog.ts';
 import { ApiError, Errors, isApiError } from './index.ts';
-import { registerErrorHandling } from '../http/errors.ts';
+import { Edge } from '../http/edge/edge.ts';
+import { HttpServer } from '../http/edge/server.ts';
 import { errorsMarkdown } from '../../scripts/gen-docs.ts';
 
 const DOCS = new URL('../../docs/errors.md', import.meta.url);
@@ -106,25 +107,38 @@ describe('Errors factories', () => {
 
 describe('error rendering at the HTTP edge', () => {
   async function edge() {
-    const app = Fastify({ logger: false });
-    registerErrorHandling(app);
-    app.get('/throw/:key', async (request) => {
-      throw Errors[(request.params as { key: ErrorKey }).key]();
-    });
-    app.get('/fault', async () => {
-      throw new Error('secret database detail');
-    });
-    await app.ready();
-    return app;
+    const routes = [
+      {
+        method: 'GET' as const,
+        path: '/throw/:key',
+        handler: (request: { params: Record<string, string> }) => {
+          throw Errors[request.params.key as ErrorKey]();
+        },
+      },
+      {
+        method: 'GET' as const,
+        path: '/fault',
+        handler: () => {
+          throw new Error('secret database detail');
+        },
+      },
+    ];
+    const server = new HttpServer(new Edge(routes, { bodyLimit: 1024, trustProxy: false }, pino({ level: 'silent' })));
+    const url = await server.listen(0, '127.0.0.1');
+    const get = async (path: string) => {
+      const response = await fetch(`${url}${path}`);
+      return { status: response.status, body: (await response.json()) as { code: number; error: string } };
+    };
+    return { get, close: () => server.close() };
   }
 
   it('answers every catalog error with its status and exactly {code, error}', async () => {
     const app = await edge();
     try {
       for (const key of keys) {
-        const response = await app.inject({ method: 'GET', url: `/throw/${key}` });
-        assert.equal(response.statusCode, CATALOG[key].status, key);
-        assert.deepEqual(response.json(), { code: CATALOG[key].code, error: CATALOG[key].message }, key);
+        const response = await app.get(`/throw/${key}`);
+        assert.equal(response.status, CATALOG[key].status, key);
+        assert.deepEqual(response.body, { code: CATALOG[key].code, error: CATALOG[key].message }, key);
       }
     } finally {
       await app.close();
@@ -134,12 +148,11 @@ describe('error rendering at the HTTP edge', () => {
   it('answers an unexpected fault with 500 and code 1, without its text', async () => {
     const app = await edge();
     try {
-      const response = await app.inject({ method: 'GET', url: '/fault' });
-      assert.equal(response.statusCode, 500);
-      const body = response.json() as { code: number; error: string };
-      assert.deepEqual(Object.keys(body).sort(), ['code', 'error']);
-      assert.equal(body.code, 1);
-      assert.ok(!body.error.includes('secret'), body.error);
+      const response = await app.get('/fault');
+      assert.equal(response.status, 500);
+      assert.deepEqual(Object.keys(response.body).sort(), ['code', 'error']);
+      assert.equal(response.body.code, 1);
+      assert.ok(!response.body.error.includes('secret'), response.body.error);
     } finally {
       await app.close();
     }
@@ -148,9 +161,9 @@ describe('error rendering at the HTTP edge', () => {
   it('answers a path without an endpoint with 404 and code 108', async () => {
     const app = await edge();
     try {
-      const response = await app.inject({ method: 'GET', url: '/1/nowhere?x=1' });
-      assert.equal(response.statusCode, 404);
-      assert.deepEqual(response.json(), { code: 108, error: 'No endpoint at GET /1/nowhere.' });
+      const response = await app.get('/1/nowhere?x=1');
+      assert.equal(response.status, 404);
+      assert.deepEqual(response.body, { code: 108, error: 'No endpoint at GET /1/nowhere.' });
     } finally {
       await app.close();
     }

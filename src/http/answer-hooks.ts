@@ -8,10 +8,10 @@ export interface RouteAnswerHook {
 export type AnswerHook = (routePattern: string | undefined) => RouteAnswerHook;
 
 /**
- * The hooks every answered request passes, whichever front answered it: the direct front calls
- * them after it writes an answer (direct.ts), fastify from one onResponse hook (server.ts). Each
+ * The hooks every answered request passes: the edge calls them after it writes an answer
+ * (edge/edge.ts), unmatched requests and preflights included. Each
  * hook is bound per route pattern once, so a request pays a call, not a look-up of its labels;
- * with no hook added, neither front times or calls anything.
+ * with no hook added, the edge times and calls nothing.
  */
 export class AnswerHooks {
   private readonly hooks: AnswerHook[] = [];

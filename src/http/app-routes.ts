@@ -1,4 +1,3 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Errors } from '../errors/index.ts';
 import { isPlainObject } from '../encoding/values.ts';
 import type { Result } from '../rest/context.ts';
@@ -8,17 +7,19 @@ import { noEndpoint } from './errors.ts';
 import { splitSdkFields } from './sdk-body.ts';
 import { svcHeader } from './credentials.ts';
 import { runOnce } from '../rest/idempotency.ts';
-import { JsonText } from '../rest/encoded.ts';
 import { allNameable, queryHoldsNul, routeEntries, type AppRoute, type Method, type RouteTable } from './route.ts';
+import type { EdgeRoute } from './edge/types.ts';
 
-/** Registers the app-level routes with fastify (see routeEntries for the POST of every path). */
-export function registerAppRoutes(app: FastifyInstance, deps: HttpDeps, table: RouteTable): void {
-  for (const { method, path, route } of routeEntries(table.routes)) {
-    app.route({ method, url: path, handler: (request, reply) => handle(deps, table, route, request, reply) });
-  }
+/** The app-level routes as routes of the edge (see routeEntries for the POST of every path). */
+export function appRoutes(deps: HttpDeps, table: RouteTable): EdgeRoute[] {
+  return routeEntries(table.routes).map(({ method, path, route }) => ({
+    method,
+    path,
+    handler: (request) => runAppRoute(deps, table, route, request.params, request.query, request),
+  }));
 }
 
-/** What an app route reads of a request, routed by fastify or by the direct front (direct.ts). */
+/** What an app route reads of a request. */
 export interface AppRequest extends RequestFacts {
   readonly method: string;
   readonly url: string;
@@ -59,19 +60,6 @@ export async function runAppRoute(
   if (queryHoldsNul(query)) throw Errors.invalidJson('Query parameters must not hold the NUL character (\\u0000).');
   const ctx = await resolveContext(deps, request, sdk);
   const run = () => target.handler(ctx, { params, query, body: input });
-  const requestId = method === 'GET' ? undefined : svcHeader(request.headers, 'request-id');
+  const requestId = method === 'GET' || method === 'HEAD' ? undefined : svcHeader(request.headers, 'request-id');
   return requestId === undefined ? await run() : await runOnce(ctx, requestId, run);
-}
-
-async function handle(deps: HttpDeps, table: RouteTable, route: AppRoute | null, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  send(reply, await runAppRoute(deps, table, route, request.params as Record<string, string>, request.query as Record<string, unknown>, request));
-}
-
-export function send(reply: FastifyReply, result: Result): void {
-  if (result.headers) reply.headers(result.headers);
-  if (result.body instanceof JsonText) {
-    reply.code(result.status).type('application/json; charset=utf-8').send(result.body.text);
-    return;
-  }
-  reply.code(result.status).send(result.body);
 }

@@ -1,28 +1,13 @@
 import { PassThrough, type Readable } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import { ApiError, CATALOG, Errors } from '../errors/index.ts';
 import { MAX_JSON_NESTING, nestsDeeperThan } from '../encoding/json-nesting.ts';
 
 /**
- * Every body is read as JSON whatever its content type: the Parse JS SDK sends JSON as
- * text/plain to avoid CORS preflights. Malformed JSON is 107; an empty body is no body. File
- * uploads are the exception: their routes stream the raw body (registerRawBody).
+ * How bodies are read (edge/body.ts): every body as JSON whatever its content type, since the
+ * Parse JS SDK sends JSON as text/plain to avoid CORS preflights. Malformed JSON is 107; an empty
+ * body is no body. File uploads are the exception: their route streams the raw body (uploadStream).
  */
-export function registerJsonBody(app: FastifyInstance): void {
-  app.removeAllContentTypeParsers();
-  // The same parser under the types clients send, and under '*' for any other: fastify remembers
-  // the parser it found for a Content-Type, except one found through '*', for which it parses
-  // the header again on every request.
-  for (const type of ['application/json', 'text/plain', '*']) app.addContentTypeParser(type, { parseAs: 'string' }, parseBody);
-}
-
-function parseBody(_request: FastifyRequest, body: string | Buffer, done: (error: ApiError | null, body?: unknown) => void): void {
-  try {
-    done(null, parseBodyText(body as string));
-  } catch (error) {
-    done(error as ApiError, undefined);
-  }
-}
 
 /** A request body as the routes see it: undefined when empty, else JSON (parseJsonBody). */
 export function parseBodyText(body: string): unknown {
@@ -40,8 +25,7 @@ const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff
  * JSON.parse, after refusing (107) text that nests deeper than MAX_JSON_NESTING levels, then
  * refusals with 107 for three things JSON.parse lets through but Basalt cannot keep faithfully:
  * - a `__proto__` key: JSON.parse makes it an own property, but any later `out[key] = value`
- *   copy sets a prototype instead and the data silently disappears (fastify's own parser
- *   refuses it for the same reason);
+ *   copy sets a prototype instead and the data silently disappears;
  * - a number that overflows to Infinity, which JSON.stringify would store as null;
  * - U+0000 or an unpaired surrogate in a string or key: PostgreSQL's text and jsonb cannot hold
  *   them, and an app must behave the same on either backend.
@@ -79,40 +63,13 @@ function assertStorableJson(root: unknown): void {
   }
 }
 
-const uploadTypes = new WeakMap<FastifyRequest, string>();
-
-/**
- * For the routes of an encapsulated fastify scope (file uploads): no body is parsed or buffered;
- * the handler reads the request stream itself (see uploadStream). The Content-Type is the
- * file's, which fastify would refuse before any handler runs when it is not a well-formed media
- * type; it is set aside for the handler (uploadContentType) so that the upload use case judges it.
- */
-export function registerRawBody(scope: FastifyInstance): void {
-  scope.removeAllContentTypeParsers();
-  scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-  scope.addHook('onRequest', (request, _reply, done) => {
-    const type = request.headers['content-type'];
-    if (type !== undefined) {
-      uploadTypes.set(request, type);
-      delete request.headers['content-type'];
-    }
-    done();
-  });
-}
-
-/** The Content-Type header of a request in a registerRawBody scope. */
-export function uploadContentType(request: FastifyRequest): string | undefined {
-  return uploadTypes.get(request);
-}
-
 /**
  * The body of a raw request as a stream of its own. The request is piped into it, not handed
  * over: a reader that stops early (at the file size limit) destroys this stream, and destroying
  * the request itself would close the connection before the 413 could be sent. A client that
  * goes away mid-body ends it with an error, so no reader waits forever.
  */
-export function uploadStream(request: FastifyRequest): Readable {
-  const raw = request.raw;
+export function uploadStream(raw: IncomingMessage): Readable {
   const body = new PassThrough();
   raw.on('close', () => {
     // A 5xx, not a client error: X-Svc-Request-Id keeps only client errors as the final
@@ -121,11 +78,4 @@ export function uploadStream(request: FastifyRequest): Readable {
   });
   raw.pipe(body);
   return body;
-}
-
-/** A declared Content-Length, or null when the body is chunked or has none declared. */
-export function declaredLength(request: FastifyRequest): number | null {
-  const header = request.headers['content-length'];
-  // Node's parser refuses malformed lengths, and both headers at once, before a route runs.
-  return header === undefined || request.headers['transfer-encoding'] !== undefined ? null : Number(header);
 }

@@ -10,8 +10,7 @@ import { readCredentials } from './credentials.ts';
 import type { SdkFields } from './sdk-body.ts';
 
 /**
- * What the use cases' context reads of an HTTP request. A FastifyRequest is one; so is the
- * request of Basalt's own front for app routes (direct.ts).
+ * What the use cases' context reads of an HTTP request (the edge's EdgeRequest, edge/request.ts).
  */
 export interface RequestFacts {
   readonly id: string;

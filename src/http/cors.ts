@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Answer } from './edge/types.ts';
 
 const SVC_HEADERS = [
   'Application-Id', 'REST-API-Key', 'Client-Key', 'Javascript-Key', 'JavaScript-Key', 'Windows-Key', 'Master-Key',
@@ -15,27 +15,18 @@ const EXPOSED_HEADERS = [
 ].join(', ');
 
 /**
- * CORS on every route (spec 1): any origin may call with the spec's headers; preflights answer
- * 204. Returns whether the request was a preflight, now answered. Called from the server's one
- * `onRequest` hook: each hook is a step of every request.
+ * CORS on every route (spec 1): any origin may call with the spec's headers. Every OPTIONS
+ * request is a preflight, answered 204 with this before any route is looked up; the origin
+ * headers of corsHeaders go on it as on every answer.
  */
-export function applyCors(request: FastifyRequest, reply: FastifyReply): boolean {
-  setCorsHeaders(request, reply);
-  if (request.method !== 'OPTIONS') return false;
-  reply.header('Access-Control-Allow-Methods', 'GET, POST, PUT, DELETE, OPTIONS');
-  reply.header('Access-Control-Allow-Headers', ALLOWED_HEADERS);
-  reply.header('Access-Control-Max-Age', '86400');
-  reply.code(204).send();
-  return true;
-}
-
-/**
- * Also called where fastify answers without running hooks (see frameworkErrors in errors.ts).
- */
-export function setCorsHeaders(request: FastifyRequest, reply: FastifyReply): void {
-  const headers = corsHeaders(request.headers.origin);
-  for (let i = 0; i < headers.length; i += 2) reply.header(headers[i]!, headers[i + 1]!);
-}
+export const PREFLIGHT: Answer = Object.freeze({
+  status: 204,
+  headers: Object.freeze({
+    'access-control-allow-methods': 'GET, POST, PUT, DELETE, OPTIONS',
+    'access-control-allow-headers': ALLOWED_HEADERS,
+    'access-control-max-age': '86400',
+  }),
+});
 
 const ANY_ORIGIN = Object.freeze(['access-control-allow-origin', '*']);
 

@@ -1,27 +1,12 @@
 import type { Socket } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, Errors, CATALOG } from '../errors/index.ts';
-import { setCorsHeaders } from './cors.ts';
 import type { Log } from '../rest/context.ts';
-import { readRestOfBody } from './rest-of-body.ts';
 import { splitSdkFields } from './sdk-body.ts';
 
 /** Maps any failure to `{code, error}`; nothing else (no stack, no driver text) reaches a client. */
 export function toApiError(error: unknown): ApiError | null {
-  if (error instanceof ApiError) return error;
-  const fastifyError = error as Partial<FastifyError>;
-  switch (fastifyError.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return Errors.objectTooLarge('The request body is too large.');
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return Errors.invalidContentLength();
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return Errors.invalidJson('The request body must be JSON.');
-  }
-  if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) return Errors.invalidJson(fastifyError.message);
-  return null;
+  return error instanceof ApiError ? error : null;
 }
 
 /**
@@ -36,15 +21,6 @@ export function failureAnswer(error: unknown, log: Log, requestId: string): { st
   }
   log.error({ err: error }, 'unexpected error');
   return { status: 500, body: { code: CATALOG.internalServerError.code, error: `Internal server error (request ${requestId}).` } };
-}
-
-export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler(async (error, request, reply) => {
-    if ((error as Partial<FastifyError>).code === 'FST_ERR_CTP_BODY_TOO_LARGE') await readRestOfBody(request, reply);
-    const { status, body } = failureAnswer(error, request.log, request.id);
-    return reply.code(status).send(body);
-  });
-  app.setNotFoundHandler((request, reply) => reply.code(404).send(noEndpoint(meantMethod(request.method, request.body), request.url).toJSON()));
 }
 
 /**
@@ -63,21 +39,9 @@ export function noEndpoint(method: string, url: string): ApiError {
 }
 
 /**
- * fastify's `frameworkErrors` option: the router answers a path it cannot take apart (a broken
- * %-escape, a segment over maxParamLength) before any hook runs, with a body of its own shape.
- * Such a path names no endpoint, so it gets the unknown-route answer, with the headers every
- * response carries.
- */
-export function frameworkErrors(_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  reply.header('X-Request-Id', request.id);
-  setCorsHeaders(request, reply);
-  reply.code(404).send(noEndpoint(request.method, request.url).toJSON());
-}
-
-/**
- * fastify's `clientErrorHandler` option: node's HTTP parser refuses a request it cannot read
+ * node:http's `clientError` listener: node's HTTP parser refuses a request it cannot read
  * (headers and URL over its 16 KB, a malformed request line or header, a request that took too
- * long) before any route or hook runs, and fastify's own answer has a body of another shape.
+ * long) before any route runs, and node's own answer has no body.
  * This one is `{code, error}` like every other. Nothing more can be read on the connection, so it
  * closes after the answer, but lingers first (lingerThenClose): a client still sending a body
  * would otherwise meet a reset and might lose the answer.

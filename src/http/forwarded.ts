@@ -1,7 +1,7 @@
 /**
- * An entry of an X-Forwarded-* header, read the way fastify reads it with trustProxy on, so
- * that both fronts (direct.ts) see the same client: the address is the first entry of
- * X-Forwarded-For that is not empty (the client, as the first proxy saw it), the host and the
+ * An entry of an X-Forwarded-* header, read with --trust-proxy (the rules of proxy-addr, which
+ * fastify applied when Basalt ran on it, so a deployment behind a proxy sees the same client):
+ * the address is the first entry of X-Forwarded-For that is not empty (the client, as the first proxy saw it), the host and the
  * protocol the last entry of theirs. Undefined when the header is absent or holds no entry.
  */
 export function forwardedEntry(header: string | string[] | undefined, which: 'first' | 'last'): string | undefined {

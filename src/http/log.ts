@@ -6,7 +6,7 @@ import type { Bindings, ChildLoggerOptions, Logger } from 'pino';
  */
 const SECRET_PARAMS = new Set(['password', 'token']);
 
-/** What the request log prints of a request (a FastifyRequest, or the direct front's). */
+/** What the request log prints of a request (the edge's EdgeRequest). */
 interface LoggedRequest {
   readonly method: string;
   readonly url: string;
@@ -15,7 +15,7 @@ interface LoggedRequest {
   readonly socket?: { readonly remotePort?: number } | null;
 }
 
-/** The request as fastify's request log prints it, with secret query values replaced. */
+/** The request as the request log prints it (pino's usual fields), with secret query values replaced. */
 export function requestForLog(request: LoggedRequest): Record<string, unknown> {
   return {
     method: request.method,
@@ -50,7 +50,7 @@ type LogArgs = Parameters<Logger['info']>;
 
 /**
  * A request's logger that makes pino's child (the request id bound into every line) only when a
- * line is written at an enabled level. Fastify asks for a child on every request, and at the
+ * line is written at an enabled level. Every request needs a logger of its own, and at the
  * default level most requests never log: the child was a few microseconds of every request.
  */
 export class RequestLogger {
@@ -98,7 +98,7 @@ export class RequestLogger {
   }
 }
 
-/** Fastify's childLoggerFactory: lazy children, unless a route sets a level of its own. */
+/** A request's logger: a lazy child, unless a level of its own is asked for. */
 export function requestLogger(parent: Logger, bindings: Bindings, options: ChildLoggerOptions): Logger {
   if (options.level !== undefined) return parent.child(bindings, options);
   return new RequestLogger(parent, bindings, options) as unknown as Logger;

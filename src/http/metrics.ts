@@ -50,7 +50,7 @@ export function routeFamily(pattern: string | undefined): string {
 
 /**
  * Basalt's Prometheus metrics (GET /metrics, off unless --metrics). Every answered request is
- * counted by the hook `family` binds per route, which both fronts call through AnswerHooks
+ * counted by the hook `family` binds per route, which the edge calls through AnswerHooks
  * (answer-hooks.ts); the gauges are read when scraped.
  */
 export class HttpMetrics {

@@ -30,7 +30,7 @@ describe('RouteTable.match', () => {
     assert.equal(matched('GET', '/1/users/you'), null);
   });
 
-  it('decodes each segment before comparing it, as the fronts\' routers do', () => {
+  it('decodes each segment before comparing it, as the edge\'s router does', () => {
     assert.deepEqual(matched('POST', '/1/classes/%5FUser'), { path: '/1/classes/_User', params: {} });
     assert.deepEqual(matched('GET', '/1/classes/_%55ser/a%20b'), { path: '/1/classes/_User/:objectId', params: { objectId: 'a b' } });
     // An escaped slash stays inside its segment.

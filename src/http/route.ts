@@ -49,7 +49,7 @@ interface CompiledRoute {
 
 /**
  * Matches `/1/…` paths to app routes without the HTTP framework (for batch and `_method`). Each
- * segment is decoded before it is compared, as the routers of both fronts do, so that
+ * segment is decoded before it is compared, as the edge's router does, so that
  * `/1/classes/%5FUser` reaches the users' routes here too and not the generic class routes.
  * Routes are tried in order: the first that matches wins.
  */
@@ -65,7 +65,7 @@ export class RouteTable {
 
   match(method: string, path: string): { route: AppRoute; params: Record<string, string> } | null {
     const parts = path.split('/');
-    // One trailing slash is ignored, as the routers are told to (direct.ts ROUTER_OPTIONS).
+    // One trailing slash is ignored, as the edge's router is told to (edge/edge.ts ROUTER_OPTIONS).
     if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
     const decoded: string[] = [];
     for (const part of parts) {
@@ -126,7 +126,7 @@ export function queryHoldsNul(query: Record<string, unknown>): boolean {
   return false;
 }
 
-/** A broken escape (`%E0%A4%A`) names nothing; fastify's router answers the same for direct requests. */
+/** A broken escape (`%E0%A4%A`) names nothing; the edge's router answers the same for direct requests. */
 function decodePathSegment(segment: string): string | null {
   try {
     return decodeURIComponent(segment);

@@ -9,8 +9,7 @@ import { targets } from '../helpers/targets.ts';
 
 /**
  * GET /metrics (Prometheus text format) is off by default; with --metrics and --metrics-token it
- * answers a scrape that sends the token, and counts every request once, whichever front (the
- * direct one or fastify) answered it.
+ * answers a scrape that sends the token, and counts every request once, whatever its shape.
  */
 
 eachBackend('GET /metrics without --metrics', (target) => {
@@ -27,7 +26,7 @@ const APP = 'metered';
 const KEYS = { 'X-Parse-Application-Id': APP, 'X-Parse-REST-API-Key': 'r' };
 const MASTER = { 'X-Parse-Application-Id': APP, 'X-Parse-Master-Key': 'm' };
 
-/** node:http, so that a body can be sent chunked (fastify's front) or with a length (the direct front). */
+/** node:http, so that a body can be sent chunked or with a declared length. */
 function send(url: string, method: string, path: string, body: string | undefined, chunked: boolean): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const { hostname, port } = new URL(url);
@@ -116,14 +115,14 @@ describe('GET /metrics with --metrics and --metrics-token', () => {
           assert.equal(typeof figures.get('basalt_db_pool_connections{pool="main",state="waiting"}'), 'number');
         } else assert.ok(![...figures.keys()].some((name) => name.startsWith('basalt_db_pool_connections')), 'no pools on SQLite');
       });
-      it('counts the requests sent, per route family and status class, on both fronts', async () => {
+      it('counts the requests sent, per route family and status class, sized or chunked', async () => {
         const before = await scrape();
-        // Two through the direct front (a JSON body of a declared length), one through fastify (chunked).
+        // Two JSON bodies of a declared length, one chunked.
         for (const chunked of [false, false, true]) {
           const created = await send(server.url, 'POST', '/1/classes/Meter', JSON.stringify({ n: 1 }), chunked);
           assert.equal(created.status, 201, created.text);
         }
-        // A 4xx of the classes family through each front.
+        // A 4xx of the classes family, without a body and with a chunked one.
         assert.equal((await send(server.url, 'GET', '/1/classes/Meter/nothere', undefined, false)).status, 404);
         assert.equal((await send(server.url, 'PUT', '/1/classes/Meter/nothere', '{"n":2}', true)).status, 404);
         const batch = await send(server.url, 'POST', '/1/batch', JSON.stringify({ requests: [{ method: 'POST', path: '/1/classes/Meter', body: { n: 3 } }] }), false);

@@ -244,7 +244,7 @@ eachBackend('users through /1/classes/_User', (target) => {
     assert.equal((await stored(other.objectId)).shoe, undefined);
   });
 
-  it('takes an escaped spelling of the path to the users\' routes on every front (direct, batch, _method)', async () => {
+  it('takes an escaped spelling of the path to the users\' routes on every way in (a request, batch, _method)', async () => {
     const user = await signUp(app, { color: 'gold' });
     const other = await signUp(app);
     const created = await app.post('/1/classes/%5FUser', { username: unique('esc'), password: 'pw' });

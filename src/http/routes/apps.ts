@@ -1,4 +1,3 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Errors } from '../../errors/index.ts';
 import { isPlainObject } from '../../encoding/values.ts';
 import type { Account } from '../../apps/accounts.ts';
@@ -9,6 +8,8 @@ import { maskAppSecrets, restoreAppSecrets } from '../../apps/secrets.ts';
 import type { HttpDeps } from '../deps.ts';
 import { publicUrl } from '../context.ts';
 import { svcHeader } from '../credentials.ts';
+import type { EdgeRoute } from '../edge/types.ts';
+import type { EdgeRequest } from '../edge/request.ts';
 
 const KEY_FIELDS = ['applicationId', 'masterKey', 'restKey', 'clientKey', 'javascriptKey', 'windowsKey', 'webhookKey', 'dashboardURL'];
 
@@ -16,8 +17,8 @@ const KEY_FIELDS = ['applicationId', 'masterKey', 'restKey', 'clientKey', 'javas
  * Spec 4.12: apps, authenticated by an account (X-Svc-Email + X-Svc-Password, or
  * X-Svc-Account-Key), never by app keys. An account sees the apps it owns or collaborates on.
  */
-export function registerAppsRoutes(app: FastifyInstance, deps: HttpDeps): void {
-  const render = (request: FastifyRequest, record: AppRecord) => ({
+export function appsRoutes(deps: HttpDeps): EdgeRoute[] {
+  const render = (request: EdgeRequest, record: AppRecord) => ({
     appName: record.appName,
     applicationId: record.applicationId,
     // Write-only: the secrets (SMTP password, sign-in providers', delivery networks') never leave the server.
@@ -32,29 +33,29 @@ export function registerAppsRoutes(app: FastifyInstance, deps: HttpDeps): void {
     return record;
   };
 
-  app.get('/1/apps', async (request) => {
+  const list = async (request: EdgeRequest) => {
     const account = await authenticate(deps, request);
-    return { results: (await deps.apps.list(account.id)).map((record) => render(request, record)) };
-  });
+    return { status: 200, body: { results: (await deps.apps.list(account.id)).map((record) => render(request, record)) } };
+  };
 
-  app.get<{ Params: { applicationId: string } }>('/1/apps/:applicationId', async (request) => {
+  const read = async (request: EdgeRequest) => {
     const account = await authenticate(deps, request);
-    return render(request, await visibleApp(account, request.params.applicationId));
-  });
+    return { status: 200, body: render(request, await visibleApp(account, request.params.applicationId!)) };
+  };
 
-  app.post('/1/apps', async (request, reply) => {
+  const create = async (request: EdgeRequest) => {
     const account = await authenticate(deps, request);
     const body = appBody(request.body);
     if (typeof body.appName !== 'string' || body.appName.trim() === '') throw Errors.missingRequiredField('appName is required.');
     checkNameLength(body.appName);
     const record = await deps.apps.create({ appName: body.appName, ownerId: account.id, settings: parseSettings(body, ['appName']) });
     const url = `${publicUrl(deps, request)}/1/apps/${encodeURIComponent(record.applicationId)}`;
-    return reply.code(201).header('Location', url).send(render(request, record));
-  });
+    return { status: 201, body: render(request, record), headers: { Location: url } };
+  };
 
-  const update = async (request: FastifyRequest<{ Params: { applicationId: string } }>) => {
+  const update = async (request: EdgeRequest) => {
     const account = await authenticate(deps, request);
-    const current = await visibleApp(account, request.params.applicationId);
+    const current = await visibleApp(account, request.params.applicationId!);
     // A body that sends back the masked secrets it read keeps the stored ones.
     const body = restoreAppSecrets(appBody(request.body), current.settings);
     if (body.appName !== undefined && (typeof body.appName !== 'string' || body.appName.trim() === '')) throw Errors.invalidJson('appName must be a non-empty string.');
@@ -63,19 +64,26 @@ export function registerAppsRoutes(app: FastifyInstance, deps: HttpDeps): void {
       ...(typeof body.appName === 'string' ? { appName: body.appName } : {}),
       settings: parseSettings(body, ['appName', ...KEY_FIELDS]),
     });
-    return render(request, record);
+    return { status: 200, body: render(request, record) };
   };
-  app.put('/1/apps/:applicationId', update);
-  app.post('/1/apps/:applicationId', update);
 
   // A leaked key is replaced, never chosen: the new one is random like those of a new app.
-  app.post<{ Params: { applicationId: string } }>('/1/apps/:applicationId/rotateKey', async (request) => {
+  const rotateKey = async (request: EdgeRequest) => {
     const account = await authenticate(deps, request);
-    const current = await visibleApp(account, request.params.applicationId);
+    const current = await visibleApp(account, request.params.applicationId!);
     const key = appBody(request.body).key;
     if (!isKeyName(key)) throw Errors.invalidJson(`key must be one of ${KEY_NAMES.join(', ')}.`);
-    return render(request, await deps.apps.update(current.applicationId, { keys: { [key]: newKey() } }));
-  });
+    return { status: 200, body: render(request, await deps.apps.update(current.applicationId, { keys: { [key]: newKey() } })) };
+  };
+
+  return [
+    { method: 'GET', path: '/1/apps', handler: list },
+    { method: 'GET', path: '/1/apps/:applicationId', handler: read },
+    { method: 'POST', path: '/1/apps', handler: create },
+    { method: 'PUT', path: '/1/apps/:applicationId', handler: update },
+    { method: 'POST', path: '/1/apps/:applicationId', handler: update },
+    { method: 'POST', path: '/1/apps/:applicationId/rotateKey', handler: rotateKey },
+  ];
 }
 
 function isKeyName(value: unknown): value is KeyName {
@@ -88,7 +96,7 @@ function appBody(body: unknown): Record<string, unknown> {
   return body;
 }
 
-async function authenticate(deps: HttpDeps, request: FastifyRequest): Promise<Account> {
+async function authenticate(deps: HttpDeps, request: EdgeRequest): Promise<Account> {
   const accountKey = svcHeader(request.headers, 'account-key');
   const email = svcHeader(request.headers, 'email');
   const password = svcHeader(request.headers, 'password');

@@ -1,9 +1,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HttpDeps } from '../deps.ts';
 import { noEndpoint } from '../errors.ts';
+import type { Answer, EdgeRoute } from '../edge/types.ts';
+import type { EdgeRequest } from '../edge/request.ts';
 
 /** Where `npm run build` puts the dashboard: two levels above this file in src/ and in dist/ alike. */
 const BUILT_DASHBOARD = fileURLToPath(new URL('../../../dashboard/dist', import.meta.url));
@@ -35,36 +36,43 @@ const PAGE_POLICY = "default-src 'self'; script-src 'self'; style-src 'self' 'un
  * time, so a new build is seen at once. Any other path is a page of the single-page app
  * (`/dashboard/apps/<applicationId>`) and answers index.html. GET / in a browser goes there.
  */
-export function registerDashboardRoutes(http: FastifyInstance, deps: HttpDeps): void {
+export function dashboardRoutes(deps: HttpDeps): EdgeRoute[] {
   const root = resolve(deps.config.dashboardDir ?? BUILT_DASHBOARD);
 
-  http.get('/', (request, reply) => {
+  const home = (request: EdgeRequest): Answer => {
     // JSON clients keep the answer of a path with no endpoint; only a browser is sent on.
-    if (!acceptsHtml(request)) return reply.code(404).send(noEndpoint(request.method, request.url).toJSON());
-    return reply.code(302).header('Location', '/dashboard').header('Cache-Control', 'no-store').send();
-  });
+    if (!acceptsHtml(request)) return notFound(request);
+    return { status: 302, headers: { Location: '/dashboard', 'Cache-Control': 'no-store' } };
+  };
 
-  const serve = async (request: FastifyRequest, reply: FastifyReply) => {
+  const serve = async (request: EdgeRequest): Promise<Answer> => {
     const segments = pathSegments(request.url);
-    if (!segments) return reply.code(404).send(noEndpoint(request.method, request.url).toJSON());
+    if (!segments) return notFound(request);
     const index = resolve(root, 'index.html');
-    if (!(await isFile(index))) return notBuilt(reply, root);
+    if (!(await isFile(index))) return notBuilt(root);
     const file = resolve(root, ...segments);
     // pathSegments refused `..`; this is the last guard that nothing outside the folder is read.
     if (segments.length > 0 && file.startsWith(root + sep) && (await isFile(file))) {
       const cache = segments[0] === 'assets' ? 'public, max-age=31536000, immutable' : 'no-cache';
-      return sendFile(reply, file, cache);
+      return sendFile(file, cache);
     }
     // A missing asset is a stale page asking for an old build's file: HTML in its place would be
     // run as a script.
-    if (segments[0] === 'assets') return reply.code(404).send(noEndpoint(request.method, request.url).toJSON());
-    return sendFile(reply, index, 'no-cache');
+    if (segments[0] === 'assets') return notFound(request);
+    return sendFile(index, 'no-cache');
   };
-  http.get('/dashboard', serve);
-  http.get('/dashboard/*', serve);
+  return [
+    { method: 'GET', path: '/', handler: home },
+    { method: 'GET', path: '/dashboard', handler: serve },
+    { method: 'GET', path: '/dashboard/*', handler: serve },
+  ];
 }
 
-function acceptsHtml(request: FastifyRequest): boolean {
+function notFound(request: EdgeRequest): Answer {
+  return { status: 404, body: noEndpoint(request.method, request.url).toJSON() };
+}
+
+function acceptsHtml(request: EdgeRequest): boolean {
   const accept = request.headers.accept;
   return typeof accept === 'string' && accept.toLowerCase().includes('text/html');
 }
@@ -98,16 +106,16 @@ async function isFile(path: string): Promise<boolean> {
   }
 }
 
-async function sendFile(reply: FastifyReply, file: string, cache: string) {
+async function sendFile(file: string, cache: string): Promise<Answer> {
   const body = await readFile(file);
   const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
-  reply.headers({ 'Content-Type': type, 'Cache-Control': cache, 'X-Content-Type-Options': 'nosniff' });
-  if (type.startsWith('text/html')) reply.headers({ 'Content-Security-Policy': PAGE_POLICY, 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer' });
-  return reply.code(200).send(body);
+  const headers: Record<string, string> = { 'Content-Type': type, 'Cache-Control': cache, 'X-Content-Type-Options': 'nosniff' };
+  if (type.startsWith('text/html')) Object.assign(headers, { 'Content-Security-Policy': PAGE_POLICY, 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer' });
+  return { status: 200, body, headers };
 }
 
 /** A fresh clone that skipped the build: say what to run rather than fail. */
-function notBuilt(reply: FastifyReply, root: string) {
+function notBuilt(root: string): Answer {
   const html = `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>Dashboard not built · Basalt</title>
@@ -120,10 +128,11 @@ function notBuilt(reply: FastifyReply, root: string) {
 </body>
 </html>
 `;
-  return reply
-    .code(503)
-    .headers({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'" })
-    .send(html);
+  return {
+    status: 503,
+    body: html,
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'" },
+  };
 }
 
 function escapeHtml(text: string): string {

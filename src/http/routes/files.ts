@@ -1,66 +1,62 @@
 import { Readable, pipeline } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Errors } from '../../errors/index.ts';
 import { isPlainObject } from '../../encoding/values.ts';
 import { deleteFile, downloadFile, listFiles, uploadFile, type Files, type UploadCommand } from '../../rest/files.ts';
 import { runOnce } from '../../rest/idempotency.ts';
 import type { RequestContext, Result } from '../../rest/context.ts';
 import { SizeLimit } from '../../files/limit.ts';
-import { declaredLength, parseJsonBody, registerRawBody, uploadContentType, uploadStream } from '../body.ts';
+import { parseJsonBody, uploadStream } from '../body.ts';
+import { declaredLength } from '../edge/body.ts';
 import { resolveContext } from '../context.ts';
 import { readCredentials, svcHeader } from '../credentials.ts';
 import { splitSdkFields } from '../sdk-body.ts';
-import { send } from '../app-routes.ts';
-import { discardRestOfBody } from '../rest-of-body.ts';
 import type { HttpDeps } from '../deps.ts';
-
-type NameParams = { Params: { name: string } };
+import type { Answer, EdgeRoute } from '../edge/types.ts';
+import type { EdgeRequest } from '../edge/request.ts';
 
 /**
  * Spec 4.6 and decisions.md "Files": upload, list (docs/api.md) and delete under /1/files, and the file URLs under
- * /files/<applicationId>/<name>. Uploads live in a scope of their own whose bodies are streamed,
- * not parsed as JSON like every other request's.
+ * /files/<applicationId>/<name>. Upload bodies are streamed to the file store ('raw'), not read
+ * as JSON like every other request's; what an upload answered before its end still sends is
+ * read and dropped by the edge (edge/body.ts, discardRest).
  */
-export function registerFileRoutes(app: FastifyInstance, deps: HttpDeps, files: Files): void {
-  void app.register(async (scope) => {
-    registerRawBody(scope);
-    scope.post<NameParams>('/1/files/:name', (request, reply) => answerUpload(request, reply, () => upload(deps, files, request)));
-    scope.post('/1/files', (request, reply) =>
-      answerUpload(request, reply, async () => {
-        throw Errors.invalidFileName('A file name is required: POST /1/files/<fileName>.');
-      }),
-    );
-  });
-
-  app.delete<NameParams>('/1/files/:name', async (request, reply) => {
+export function fileRoutes(deps: HttpDeps, files: Files): EdgeRoute[] {
+  const remove = async (request: EdgeRequest): Promise<Answer> => {
     const { sdk } = splitSdkFields(request.body);
     const ctx = await resolveContext(deps, request, sdk);
-    send(reply, await once(ctx, request, () => deleteFile(ctx, files, request.params.name)));
-  });
-
-  app.get('/1/files', async (request, reply) => {
-    const ctx = await resolveContext(deps, request, {});
-    send(reply, await listFiles(ctx, files, request.query as Record<string, unknown>));
-  });
-
-  // HEAD is declared with GET, not left to fastify's automatic HEAD routes: those answer a
-  // bodiless reply with Content-Length 0 instead of the file's size.
-  app.route<{ Params: { applicationId: string; name: string } }>({
-    method: ['GET', 'HEAD'],
-    url: '/files/:applicationId/:name',
-    handler: async (request, reply) => {
-      const record = await deps.apps.find(request.params.applicationId);
-      if (!record) throw Errors.objectNotFound('No such file.');
-      const result = await downloadFile(files, record, request.params.name, {
-        range: header(request, 'range'),
-        ifRange: header(request, 'if-range'),
-        ifNoneMatch: header(request, 'if-none-match'),
-        headOnly: request.method === 'HEAD',
-      });
-      // Returned, so that fastify waits for the stream instead of answering the resolved handler.
-      return sendFile(reply, result);
+    return once(ctx, request, () => deleteFile(ctx, files, request.params.name!));
+  };
+  const download = async (request: EdgeRequest): Promise<Answer> => {
+    const record = await deps.apps.find(request.params.applicationId!);
+    if (!record) throw Errors.objectNotFound('No such file.');
+    return downloadFile(files, record, request.params.name!, {
+      range: request.header('range'),
+      ifRange: request.header('if-range'),
+      ifNoneMatch: request.header('if-none-match'),
+      headOnly: request.method === 'HEAD',
+    });
+  };
+  return [
+    { method: 'POST', path: '/1/files/:name', body: 'raw', handler: (request) => upload(deps, files, request) },
+    {
+      method: 'POST',
+      path: '/1/files',
+      body: 'raw',
+      handler: () => {
+        throw Errors.invalidFileName('A file name is required: POST /1/files/<fileName>.');
+      },
     },
-  });
+    {
+      method: 'GET',
+      path: '/1/files',
+      handler: async (request) => listFiles(await resolveContext(deps, request, {}), files, request.query as Record<string, unknown>),
+    },
+    { method: 'DELETE', path: '/1/files/:name', handler: remove },
+    { method: 'GET', path: '/files/:applicationId/:name', handler: download },
+    // HEAD is its own route, not the GET's answer without its body: downloadFile then opens no
+    // stream, and the answer carries the file's size.
+    { method: 'HEAD', path: '/files/:applicationId/:name', handler: download },
+  ];
 }
 
 /**
@@ -69,25 +65,25 @@ export function registerFileRoutes(app: FastifyInstance, deps: HttpDeps, files: 
  * read as that form, as Parse Server does. Every other upload is the raw file: the spec's form,
  * and the JS SDK's `X-Parse-Upload-Mode: stream` uploads.
  */
-async function upload(deps: HttpDeps, files: Files, request: FastifyRequest<NameParams>): Promise<Result> {
+async function upload(deps: HttpDeps, files: Files, request: EdgeRequest): Promise<Result> {
   if (!readCredentials(request.headers, {}).applicationId) return uploadSdkForm(deps, files, request);
   const ctx = await resolveContext(deps, request, {});
-  const command: UploadCommand = { fileName: request.params.name, contentType: uploadContentType(request), body: uploadStream(request), size: declaredLength(request) };
+  const command: UploadCommand = { fileName: request.params.name!, contentType: request.header('content-type'), body: uploadStream(request.raw), size: declaredLength(request.raw) };
   return once(ctx, request, () => uploadFile(ctx, files, command));
 }
 
-async function uploadSdkForm(deps: HttpDeps, files: Files, request: FastifyRequest<NameParams>): Promise<Result> {
+async function uploadSdkForm(deps: HttpDeps, files: Files, request: EdgeRequest): Promise<Result> {
   // base64 takes 4 characters for every 3 bytes; the JSON around it (keys, a session token,
   // the SDK's metadata and tags) may use up to the limit of an ordinary JSON body.
   const encodedLimit = Math.ceil(files.sizeLimit / 3) * 4 + deps.config.bodyLimit;
-  const text = await readText(pipeline(uploadStream(request), new SizeLimit(encodedLimit, files.sizeLimit), () => {}));
+  const text = await readText(pipeline(uploadStream(request.raw), new SizeLimit(encodedLimit, files.sizeLimit), () => {}));
   const json = parseSdkJson(text);
   const { sdk } = splitSdkFields(json);
   // Without an application id in the body either, this is a 401/902 like any other request.
   const ctx = await resolveContext(deps, request, sdk);
-  if (sdk.method?.toUpperCase() === 'DELETE') return once(ctx, request, () => deleteFile(ctx, files, request.params.name));
+  if (sdk.method?.toUpperCase() === 'DELETE') return once(ctx, request, () => deleteFile(ctx, files, request.params.name!));
   const { bytes, contentType } = decodeSdkFile(json);
-  const command: UploadCommand = { fileName: request.params.name, contentType, body: Readable.from([bytes]), size: bytes.length };
+  const command: UploadCommand = { fileName: request.params.name!, contentType, body: Readable.from([bytes]), size: bytes.length };
   return once(ctx, request, () => uploadFile(ctx, files, command));
 }
 
@@ -129,35 +125,7 @@ async function readText(stream: Readable): Promise<string> {
 }
 
 /** X-Svc-Request-Id as on every write (the replay keeps the Location header). */
-async function once(ctx: RequestContext, request: FastifyRequest, run: () => Promise<Result>): Promise<Result> {
+async function once(ctx: RequestContext, request: EdgeRequest, run: () => Promise<Result>): Promise<Result> {
   const requestId = svcHeader(request.headers, 'request-id');
   return requestId === undefined ? run() : runOnce(ctx, requestId, run);
-}
-
-/**
- * An upload answered before its body was read to the end (a refusal, a file over the limit, a
- * repeated request id) has the rest of its body read and dropped up to a bound, or closes the
- * connection after the answer past it (rest-of-body.ts).
- */
-async function answerUpload(request: FastifyRequest, reply: FastifyReply, run: () => Promise<Result>): Promise<void> {
-  let result: Result;
-  try {
-    result = await run();
-  } catch (error) {
-    await discardRestOfBody(request, reply);
-    throw error;
-  }
-  await discardRestOfBody(request, reply);
-  send(reply, result);
-}
-
-function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function sendFile(reply: FastifyReply, result: Result): FastifyReply {
-  if (result.headers) reply.headers(result.headers);
-  reply.code(result.status);
-  return result.body === null ? reply.send() : reply.send(result.body);
 }

@@ -1,24 +1,28 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { ApiError, CATALOG } from '../../errors/index.ts';
 import type { HttpMetrics } from '../metrics.ts';
+import type { EdgeRoute } from '../edge/types.ts';
 
 /**
  * GET /metrics in Prometheus' text format; registered only with --metrics. With --metrics-token,
  * a scrape must send it as `Authorization: Bearer <token>`: 401 (code 903) without one, 403 (code
  * 119) with another. App keys do not open it: the figures span every app.
  */
-export function registerMetricsRoute(app: FastifyInstance, metrics: HttpMetrics, token: string | undefined): void {
+export function metricsRoute(metrics: HttpMetrics, token: string | undefined): EdgeRoute {
   // Compared as digests of equal length, in constant time: the comparison tells nothing of the token.
   const expected = token === undefined ? undefined : digest(token);
-  app.get('/metrics', async (request, reply) => {
-    if (expected !== undefined) {
-      const refusal = tokenRefusal(request.headers.authorization, expected);
-      if (refusal) return reply.code(refusal.status).send(refusal.toJSON());
-    }
-    const text = await metrics.render();
-    return reply.type(metrics.contentType).send(text);
-  });
+  return {
+    method: 'GET',
+    path: '/metrics',
+    handler: async (request) => {
+      if (expected !== undefined) {
+        const refusal = tokenRefusal(request.headers.authorization, expected);
+        if (refusal) return { status: refusal.status, body: refusal.toJSON() };
+      }
+      const text = await metrics.render();
+      return { status: 200, body: text, headers: { 'content-type': metrics.contentType } };
+    },
+  };
 }
 
 function digest(text: string): Buffer {

@@ -1,4 +1,3 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isApiError } from '../../errors/index.ts';
 import { isPlainObject } from '../../encoding/values.ts';
 import type { AppHandle } from '../../apps/registry.ts';
@@ -7,8 +6,8 @@ import { resetLinkIsValid, resetPassword } from '../../rest/users/password-reset
 import { takeAuthAttempt } from '../../rest/users/common.ts';
 import type { HttpDeps } from '../deps.ts';
 import { userOptions } from '../context.ts';
-
-type PageRequest = FastifyRequest<{ Params: { appId: string }; Querystring: Record<string, unknown> }>;
+import type { Answer, EdgeRoute } from '../edge/types.ts';
+import type { EdgeRequest } from '../edge/request.ts';
 
 /**
  * The pages that emailed links open (decisions.md "Email verification and password reset"):
@@ -16,68 +15,69 @@ type PageRequest = FastifyRequest<{ Params: { appId: string }; Querystring: Reco
  * POST sends a new link. GET /apps/<applicationId>/reset_password?token=… shows a form for the new
  * password; its POST sets it. They need no app key: the token in the link is the credential.
  */
-export function registerUserPages(http: FastifyInstance, deps: HttpDeps): void {
-  void http.register(async (scope) => {
-    // Browsers post forms URL-encoded; elsewhere every body is JSON (body.ts).
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    });
+export function userPageRoutes(deps: HttpDeps): EdgeRoute[] {
+  const verify = async (request: EdgeRequest): Promise<Answer> => {
+    const app = await appOf(deps, request);
+    if (!app) return noApp();
+    const email = await verifyEmail(app, request.query.token);
+    if (email) return page(200, app, 'Email address verified', `<p>Thank you: <strong>${escape(email)}</strong> is now verified.</p>`);
+    return page(400, app, 'This link is not valid', `<p>This link may have been used already, or it has expired.</p>${resendForm(app)}`);
+  };
 
-    // No automatic HEAD route: a mail scanner's HEAD request must not use up the link.
-    scope.get('/apps/:appId/verify_email', { exposeHeadRoute: false }, async (request: PageRequest, reply) => {
-      const app = await appOf(deps, request, reply);
-      if (!app) return;
-      const email = await verifyEmail(app, request.query.token);
-      if (email) return send(reply, 200, app, 'Email address verified', `<p>Thank you: <strong>${escape(email)}</strong> is now verified.</p>`);
-      return send(reply, 400, app, 'This link is not valid', `<p>This link may have been used already, or it has expired.</p>${resendForm(app)}`);
-    });
+  const resend = async (request: EdgeRequest): Promise<Answer> => {
+    const app = await appOf(deps, request);
+    if (!app) return noApp();
+    try {
+      await takeAuthAttempt({ app, clientIp: request.ip, userOptions: userOptions(deps) });
+    } catch (error) {
+      if (isApiError(error)) return page(error.status, app, 'Please wait', `<p>${escape(error.message)}</p>`);
+      throw error;
+    }
+    await resendVerificationEmail({ app, log: request.log, userOptions: userOptions(deps) }, field(request.body, 'email'));
+    // The same answer whether or not the address is known, so the form cannot probe for users.
+    return page(200, app, 'Check your mail', '<p>If an account with this address still needs to be verified, a new link is on its way.</p>');
+  };
 
-    scope.post('/apps/:appId/verify_email', async (request: PageRequest, reply) => {
-      const app = await appOf(deps, request, reply);
-      if (!app) return;
-      try {
-        await takeAuthAttempt({ app, clientIp: request.ip, userOptions: userOptions(deps) });
-      } catch (error) {
-        if (isApiError(error)) return send(reply, error.status, app, 'Please wait', `<p>${escape(error.message)}</p>`);
-        throw error;
-      }
-      await resendVerificationEmail({ app, log: request.log, userOptions: userOptions(deps) }, field(request.body, 'email'));
-      // The same answer whether or not the address is known, so the form cannot probe for users.
-      return send(reply, 200, app, 'Check your mail', '<p>If an account with this address still needs to be verified, a new link is on its way.</p>');
-    });
+  const resetPage = async (request: EdgeRequest): Promise<Answer> => {
+    const app = await appOf(deps, request);
+    if (!app) return noApp();
+    const token = field(request.query, 'token');
+    if (!(await resetLinkIsValid(app, token))) return invalidResetLink(app);
+    return page(200, app, 'Choose a new password', resetForm(app, token));
+  };
 
-    scope.get('/apps/:appId/reset_password', async (request: PageRequest, reply) => {
-      const app = await appOf(deps, request, reply);
-      if (!app) return;
-      const token = field(request.query, 'token');
-      if (!(await resetLinkIsValid(app, token))) return invalidResetLink(reply, app);
-      return send(reply, 200, app, 'Choose a new password', resetForm(app, token));
-    });
+  const reset = async (request: EdgeRequest): Promise<Answer> => {
+    const app = await appOf(deps, request);
+    if (!app) return noApp();
+    const token = field(request.body, 'token');
+    const password = field(request.body, 'new_password');
+    const confirmation = field(request.body, 'confirm_password');
+    if (confirmation !== undefined && confirmation !== password) {
+      return page(400, app, 'Choose a new password', resetForm(app, token, 'The two passwords are not the same.'));
+    }
+    const outcome = await resetPassword(app, token, password);
+    if (outcome.ok) return page(200, app, 'Password changed', '<p>Your password has been changed. You can now log in with the new one.</p>');
+    if (outcome.reason === 'password') return page(400, app, 'Choose a new password', resetForm(app, token, outcome.message));
+    return invalidResetLink(app);
+  };
 
-    scope.post('/apps/:appId/reset_password', async (request: PageRequest, reply) => {
-      const app = await appOf(deps, request, reply);
-      if (!app) return;
-      const token = field(request.body, 'token');
-      const password = field(request.body, 'new_password');
-      const confirmation = field(request.body, 'confirm_password');
-      if (confirmation !== undefined && confirmation !== password) {
-        return send(reply, 400, app, 'Choose a new password', resetForm(app, token, 'The two passwords are not the same.'));
-      }
-      const outcome = await resetPassword(app, token, password);
-      if (outcome.ok) return send(reply, 200, app, 'Password changed', '<p>Your password has been changed. You can now log in with the new one.</p>');
-      if (outcome.reason === 'password') return send(reply, 400, app, 'Choose a new password', resetForm(app, token, outcome.message));
-      return invalidResetLink(reply, app);
-    });
-  });
+  // Browsers post forms URL-encoded ('form'); elsewhere every body is JSON.
+  return [
+    // No HEAD: a mail scanner's HEAD request must not use up the link.
+    { method: 'GET', path: '/apps/:appId/verify_email', handler: verify, head: false },
+    { method: 'POST', path: '/apps/:appId/verify_email', handler: resend, body: 'form' },
+    { method: 'GET', path: '/apps/:appId/reset_password', handler: resetPage },
+    { method: 'POST', path: '/apps/:appId/reset_password', handler: reset, body: 'form' },
+  ];
 }
 
-async function appOf(deps: HttpDeps, request: PageRequest, reply: FastifyReply): Promise<AppHandle | null> {
-  const record = await deps.apps.find(request.params.appId);
-  if (!record) {
-    send(reply, 404, null, 'Not found', '<p>There is no such app.</p>');
-    return null;
-  }
-  return deps.apps.handle(record);
+function noApp(): Answer {
+  return page(404, null, 'Not found', '<p>There is no such app.</p>');
+}
+
+async function appOf(deps: HttpDeps, request: EdgeRequest): Promise<AppHandle | null> {
+  const record = await deps.apps.find(request.params.appId!);
+  return record ? deps.apps.handle(record) : null;
 }
 
 function field(source: unknown, name: string): string | undefined {
@@ -85,8 +85,8 @@ function field(source: unknown, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function invalidResetLink(reply: FastifyReply, app: AppHandle) {
-  return send(reply, 400, app, 'This link is not valid', '<p>This link may have been used already, or it has expired. You can ask the app for a new one.</p>');
+function invalidResetLink(app: AppHandle): Answer {
+  return page(400, app, 'This link is not valid', '<p>This link may have been used already, or it has expired. You can ask the app for a new one.</p>');
 }
 
 function resetForm(app: AppHandle, token: string | undefined, problem?: string): string {
@@ -112,7 +112,7 @@ function resendForm(app: AppHandle): string {
  * A small page. The token is in the page's own URL, so no referrer may leave it; no script runs,
  * and no other site may frame the form.
  */
-function send(reply: FastifyReply, status: number, app: AppHandle | null, title: string, body: string) {
+function page(status: number, app: AppHandle | null, title: string, body: string): Answer {
   const appName = app ? escape(app.record.appName) : 'Basalt';
   const html = `<!doctype html>
 <html lang="en">
@@ -133,17 +133,18 @@ ${body}
 </body>
 </html>
 `;
-  return reply
-    .code(status)
-    .headers({
+  return {
+    status,
+    body: html,
+    headers: {
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-store',
       'Referrer-Policy': 'no-referrer',
       'X-Frame-Options': 'DENY',
       'X-Content-Type-Options': 'nosniff',
       'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-    })
-    .send(html);
+    },
+  };
 }
 
 function escape(text: string): string {

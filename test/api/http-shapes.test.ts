@@ -5,9 +5,10 @@ import { eachBackend } from '../helpers/each-backend.ts';
 import { newApp, unique, type AppClient } from '../helpers/client.ts';
 
 /**
- * App routes are answered by Basalt's own front (src/http/direct.ts) when a request has an
- * ordinary shape, and by fastify otherwise: a chunked body, a body of another content type, HEAD.
- * Each test sends one request in shapes that take each front and expects the same answer.
+ * Every request passes Basalt's one HTTP edge (src/http/edge/), whatever its shape: a JSON body
+ * of a declared length or a chunked one, a body of another content type, HEAD beside GET, escaped
+ * and trailing-slash paths, `_method` overrides. Each test sends one request in several shapes
+ * and expects the same answer and the same stored effect.
  */
 
 interface Answer {
@@ -48,7 +49,7 @@ function send(url: string, method: string, path: string, headers: Record<string,
   });
 }
 
-eachBackend('app routes through either front', (target) => {
+eachBackend('app routes in every request shape', (target) => {
   let app: AppClient;
   let keys: Record<string, string>;
 
@@ -84,7 +85,7 @@ eachBackend('app routes through either front', (target) => {
     assert.equal(listed.body.results.length, shapes.length);
   });
 
-  it('refuses malformed JSON and a body that is not an object alike on both fronts, and writes nothing', async () => {
+  it('refuses malformed JSON and a body that is not an object alike, sized or chunked, and writes nothing', async () => {
     const cls = unique('Front');
     for (const chunked of [false, true]) {
       const malformed = await send(target.url, 'POST', `/1/classes/${cls}`, { ...keys, ...json('application/json') }, '{"a": ', chunked);
@@ -101,7 +102,7 @@ eachBackend('app routes through either front', (target) => {
     assert.deepEqual(listed.body, { results: [] });
   });
 
-  it('answers HEAD (fastify) with the headers of the GET (direct), without a body', async () => {
+  it('answers HEAD with the headers of the GET, without a body', async () => {
     const cls = unique('Front');
     const created = await app.post(`/1/classes/${cls}`, { v: 'head' });
     const path = `/1/classes/${cls}/${created.body.objectId}`;
@@ -147,12 +148,12 @@ eachBackend('app routes through either front', (target) => {
     }
   });
 
-  it('gives a browser the CORS headers on both fronts', async () => {
+  it('gives a browser the CORS headers whether the body is sized or chunked', async () => {
     const origin = 'https://app.example.test';
     const cls = unique('Front');
-    const direct = await send(target.url, 'POST', `/1/classes/${cls}`, { ...keys, ...json('application/json'), Origin: origin }, '{"a":1}');
-    const fastify = await send(target.url, 'POST', `/1/classes/${cls}`, { ...keys, ...json('application/json'), Origin: origin }, '{"a":1}', true);
-    for (const answer of [direct, fastify]) {
+    const sized = await send(target.url, 'POST', `/1/classes/${cls}`, { ...keys, ...json('application/json'), Origin: origin }, '{"a":1}');
+    const chunked = await send(target.url, 'POST', `/1/classes/${cls}`, { ...keys, ...json('application/json'), Origin: origin }, '{"a":1}', true);
+    for (const answer of [sized, chunked]) {
       assert.equal(answer.status, 201, answer.text);
       assert.equal(answer.headers['access-control-allow-origin'], origin);
       assert.equal(answer.headers.vary, 'Origin');
