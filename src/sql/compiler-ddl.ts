@@ -1,5 +1,6 @@
 import type { FieldRef, TextIndexRef, ValueKind } from '../query/ast.ts';
 import { CompilerBase } from './compiler-base.ts';
+import type { KeptColumnsSql } from './kept-columns.ts';
 
 /** The compiler's DDL: column types, locks, indexes (plain, stored columns, text) and field drops. */
 export abstract class DdlCompiler extends CompilerBase {
@@ -46,6 +47,11 @@ export abstract class DdlCompiler extends CompilerBase {
   storedColumn(_column: string, _path: readonly string[], _as: ValueKind): string | null {
     return null;
   }
+  /**
+   * Columns kept equal to a reading by a row trigger, added without rewriting the table (the
+   * automatic indexes' columns, storage/kept-columns.ts); null where there are none.
+   */
+  readonly keptColumns: KeptColumnsSql | null = null;
   /** Follows the column list of a schema index over stored columns: the read permission list. */
   readonly storedIndexInclude: string = '';
   /**
