@@ -63,6 +63,18 @@ export abstract class DdlCompiler extends CompilerBase {
   afterRewriteSql(_table: string): string | null {
     return null;
   }
+  /**
+   * A query with the qualified table name as parameter answering `rows` (the planner's estimate)
+   * and `changed` (rows inserted, updated or deleted since the table was last analyzed); null
+   * where statistics are not kept up by Basalt (storage/statistics-keeper.ts).
+   */
+  changesSinceAnalyzeSql(): string | null {
+    return null;
+  }
+  /** Refreshes the table's statistics (and what else the planner reads of it) in the background of reads and writes; null where not kept. */
+  keepStatisticsSql(_table: string): string | null {
+    return null;
+  }
   /** Expression-index column list entry (PostgreSQL wants expressions in parentheses). */
   indexExpr(expr: string, descending: boolean): string {
     return `${expr} ${this.orderDirection(descending)}`;

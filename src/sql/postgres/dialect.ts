@@ -77,6 +77,13 @@ export class PostgresCompiler extends SqlCompiler implements AggregateDialect, I
   override afterRewriteSql(table: string): string {
     return `VACUUM (ANALYZE) ${table}`;
   }
+  override changesSinceAnalyzeSql(): string {
+    return 'SELECT c.reltuples AS "rows", s.n_mod_since_analyze AS "changed" FROM pg_class c LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid WHERE c.oid = $1::regclass';
+  }
+  override keepStatisticsSql(table: string): string {
+    // Another process vacuuming the table already: leave it to that one rather than wait.
+    return `VACUUM (ANALYZE, SKIP_LOCKED) ${table}`;
+  }
   override readonly onlineIndexKeyword = ' CONCURRENTLY';
   override invalidIndexSql(): string {
     return 'SELECT 1 AS "invalid" FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2 AND NOT i.indisvalid';
