@@ -127,6 +127,23 @@ describe('SqlSchemaStore.buildIndexOnline over kept columns on PostgreSQL', () =
     await client.query(`UPDATE ${table} SET "data" = '{"score":"any"}' WHERE "objectId" = $1`, [id(1)]);
   });
 
+  it("a pointer's objectId is kept as text, compared byte by byte as the expression is", async () => {
+    await client.query(`UPDATE ${table} SET "data" = jsonb_set("data", '{owner}', jsonb_build_object('__type', 'Pointer', 'className', '_User', 'objectId', CASE WHEN "objectId" < 'o000000100' THEN 'B' ELSE 'a' END)) WHERE "objectId" < 'o000000200'`);
+    const ownerKey: IndexKey = { field: { kind: 'doc', path: ['owner', 'objectId'] }, as: 'text', descending: false };
+    const columns = await store.buildIndexOnline('Item', 'auto_owner', [ownerKey]);
+    assert.deepEqual(columns, [{ path: ['owner', 'objectId'], as: 'text', column: 'f.owner.objectId' }]);
+    const { rows } = await client.query(
+      `SELECT count(*) FILTER (WHERE "f.owner.objectId" IS DISTINCT FROM (("data"#>>'{owner,objectId}') COLLATE "C"))::int AS differing,
+              count(*) FILTER (WHERE "f.owner.objectId" < 'a')::int AS upper, count(*) FILTER (WHERE "data"#>>'{owner,objectId}' = 'B')::int AS b FROM ${table}`,
+    );
+    assert.equal(rows[0].differing, 0);
+    assert.equal(rows[0].upper, rows[0].b, '"B" sorts before "a"');
+    assert.ok(rows[0].b > 0);
+    await store.change('Item', (current) => ({ ...current!, indexes: { auto_owner: { owner: 1 } } }), () => [{ kind: 'recordIndex', name: 'auto_owner', columns: columns! }]);
+    await store.change('Item', (current) => ({ ...current!, indexes: {} }), () => [{ kind: 'dropIndex', name: 'auto_owner' }]);
+    assert.deepEqual(await catalog(), { columns: [], triggers: [], functions: [] });
+  });
+
   it('columns left by a build whose field then went are dropped with the field', async () => {
     await store.change('Item', (current) => ({ ...current!, fields: { ...current!.fields, rank: { type: 'Number' } } }));
     await client.query(`UPDATE ${table} SET "data" = jsonb_set("data", '{rank}', '1') WHERE "objectId" = $1`, [id(2)]);

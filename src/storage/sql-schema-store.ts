@@ -91,19 +91,9 @@ export class SqlSchemaStore implements SchemaStore {
       else await tx.run(`INSERT INTO ${schemaTable} ("className", "schema") VALUES (${d.placeholder(1)}, ${d.placeholder(2)})`, [className, json]);
       return { saved, rewritten: columns.added };
     });
-    if (changed.rewritten) await this.settle(className);
+    // The rewrite left the new columns without statistics and the table without a visibility map.
+    if (changed.rewritten) await this.analyze(className);
     return changed.saved;
-  }
-
-  /**
-   * After columns were added (which rewrote the table): statistics on them, without which the
-   * planner guesses a third of the rows for any range, and the visibility map, which a rewrite
-   * empties and without which an index-only scan still reads every row. Autovacuum would get to
-   * both only after enough writes. Outside the transaction, as VACUUM must be; it lets reads and
-   * writes go on. A failure here leaves a correct, only slower, table.
-   */
-  private async settle(className: string): Promise<void> {
-    await this.analyze(className);
   }
 
   /** Drops the class, its table and its join rows; refuses (255) while the class holds objects. */
@@ -278,9 +268,10 @@ export class SqlSchemaStore implements SchemaStore {
   /**
    * Statistics for the planner, which autovacuum (off on some servers, and otherwise late) may
    * not have gathered, and on PostgreSQL the visibility map an index-only scan needs to skip the
-   * rows. A failure leaves a correct, only slower, table.
+   * rows (a rewrite empties it). Outside any transaction, as VACUUM must be; reads and writes go
+   * on. A failure leaves a correct, only slower, table.
    */
-  async analyze(className: string): Promise<void> {
+  private async analyze(className: string): Promise<void> {
     const sql = this.dialect.afterRewriteSql(this.ns.table(className));
     if (sql) await this.ns.driver.run(sql).catch(() => undefined);
   }
