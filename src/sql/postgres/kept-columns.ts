@@ -51,7 +51,9 @@ export class PostgresKeptColumns implements KeptColumnsSql {
     const assignments = readings.map((reading) => `NEW.${ident(reading.column)} := ${this.expr(reading, 'NEW')};`).join(' ');
     return [
       `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $kept$ BEGIN ${assignments} RETURN NEW; END $kept$`,
-      `CREATE OR REPLACE TRIGGER "basalt_kept" BEFORE INSERT OR UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${fn}()`,
+      // Made once (CREATE OR REPLACE TRIGGER needs PostgreSQL 14); a new function body is all a change of the set needs.
+      `DO $make$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = '${table.replace(/'/g, "''")}'::regclass AND tgname = 'basalt_kept') THEN ` +
+        `CREATE TRIGGER "basalt_kept" BEFORE INSERT OR UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${fn}(); END IF; END $make$`,
     ];
   }
 
