@@ -10,7 +10,10 @@ import { ADMIN, APP } from './servers.ts';
 
 export const AUTO_INDEX_WORKLOADS = {
   cold: 'range, no index (cold), 100k',
+  coldCount: 'range + count, no index (cold), 100k',
   warm: 'range, automatic index (warm), 100k',
+  warmCount: 'range + count, automatic index (warm), 100k',
+  warmHalf: 'range + count of half the class, automatic index (warm), 100k',
 };
 
 const SIZE = 100_000;
@@ -42,8 +45,13 @@ export async function runAutoIndex(ctx: SuiteContext): Promise<string[]> {
   await seedAndCheck(ctx, SCORED_SET, 0, SIZE);
   const x = await nthScore(url, SCORED_SET.className, RANGE_SIZE, MASTER_HEADERS);
   const path = findPath(SCORED_SET.className, { where: { score: { $gte: x } }, order: '-score', limit: PAGE });
+  const counted = findPath(SCORED_SET.className, { where: { score: { $gte: x } }, order: '-score', limit: PAGE, count: true });
+  const median = await nthScore(url, SCORED_SET.className, SIZE / 2, MASTER_HEADERS);
+  const half = findPath(SCORED_SET.className, { where: { score: { $gte: median } }, order: '-score', limit: PAGE, count: true });
   const cold = await expectPage(url, path, REST_HEADERS);
+  const coldCount = await expectPage(url, counted, REST_HEADERS);
   await ctx.measure(AUTO_INDEX_WORKLOADS.cold, [{ method: 'GET', path, headers: REST_HEADERS }]);
+  await ctx.measure(AUTO_INDEX_WORKLOADS.coldCount, [{ method: 'GET', path: counted, headers: REST_HEADERS }]);
 
   await setAutoIndexes(url, true);
   const started = performance.now();
@@ -60,7 +68,13 @@ export async function runAutoIndex(ctx: SuiteContext): Promise<string[]> {
   ctx.log(`automatic index on Scored.score listed after ${queries} queries and ${seconds.toFixed(1)} s`);
   const warm = await expectPage(url, path, REST_HEADERS);
   if (JSON.stringify(warm.results) !== JSON.stringify(cold.results)) throw new Error(`GET ${path} answers differently with the automatic index`);
+  const warmCount = await expectPage(url, counted, REST_HEADERS);
+  if (JSON.stringify(warmCount) !== JSON.stringify(coldCount)) throw new Error(`GET ${counted} answers differently with the automatic index`);
   await ctx.measure(AUTO_INDEX_WORKLOADS.warm, [{ method: 'GET', path, headers: REST_HEADERS }]);
+  await ctx.measure(AUTO_INDEX_WORKLOADS.warmCount, [{ method: 'GET', path: counted, headers: REST_HEADERS }]);
+  const halfPage = await expectPage(url, half, REST_HEADERS);
+  if (halfPage.count !== SIZE / 2) throw new Error(`GET ${half} counted ${String(halfPage.count)}, not ${SIZE / 2}`);
+  await ctx.measure(AUTO_INDEX_WORKLOADS.warmHalf, [{ method: 'GET', path: half, headers: REST_HEADERS }]);
   return [
     `${ctx.server}: with the server's default thresholds, the automatic index on \`Scored.score\` was listed after ${queries} scanning queries on one connection, ${seconds.toFixed(1)} s (the scans included).`,
   ];

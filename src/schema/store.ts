@@ -1,5 +1,5 @@
 import type { FieldRef, ValueKind } from '../query/ast.ts';
-import type { ClassSchema } from './types.ts';
+import type { ClassSchema, StoredColumn } from './types.ts';
 
 /**
  * What the schema service (service.ts) needs from storage: the class schemas of one app, changed
@@ -21,12 +21,15 @@ export interface SchemaStore {
   purge(classNames: readonly string[]): Promise<boolean>;
   countObjects(className: string): Promise<number>;
   /**
-   * Builds a plain index named `indexName` (a schema index name) on the expressions the compiler
-   * reads, while writes go on where the database allows it (PostgreSQL: CREATE INDEX
-   * CONCURRENTLY, outside any transaction; the leftover of a failed build is dropped first). It
-   * does not touch the schema row: the caller records the index once it exists.
+   * Builds a plain index named `indexName` (a schema index name) while writes go on where the
+   * database allows it, then refreshes the table's statistics. On PostgreSQL it is built over
+   * columns a trigger keeps (added and filled first, without rewriting the table) with CREATE
+   * INDEX CONCURRENTLY, outside any transaction; the leftover of a failed build is dropped
+   * first. Elsewhere it is on the expressions the compiler reads. It does not touch the schema
+   * row: the caller records the index once it exists, with the columns answered here (null: on
+   * expressions) in a `recordIndex` step.
    */
-  buildIndexOnline(className: string, indexName: string, keys: readonly IndexKey[]): Promise<void>;
+  buildIndexOnline(className: string, indexName: string, keys: readonly IndexKey[]): Promise<readonly StoredColumn[] | null>;
   /** How often the planner read each named schema index since statistics were reset; null where the database does not count. */
   indexScans(className: string, indexNames: readonly string[]): Promise<ReadonlyMap<string, number> | null>;
 }
@@ -35,6 +38,8 @@ export interface SchemaStore {
 export type DdlStep =
   | { readonly kind: 'createIndex'; readonly name: string; readonly keys: readonly IndexKey[]; readonly unique?: boolean }
   | { readonly kind: 'dropIndex'; readonly name: string }
+  /** An index buildIndexOnline made over these columns: recorded in the schema row, no DDL. */
+  | { readonly kind: 'recordIndex'; readonly name: string; readonly columns: readonly StoredColumn[] }
   /** A text index serving `$text` on one String field: filled from the rows there, kept in step with every write. */
   | { readonly kind: 'createTextIndex'; readonly name: string; readonly field: FieldRef }
   | { readonly kind: 'dropTextIndex'; readonly name: string }

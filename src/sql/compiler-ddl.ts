@@ -1,5 +1,6 @@
 import type { FieldRef, TextIndexRef, ValueKind } from '../query/ast.ts';
 import { CompilerBase } from './compiler-base.ts';
+import type { KeptColumnsSql } from './kept-columns.ts';
 
 /** The compiler's DDL: column types, locks, indexes (plain, stored columns, text) and field drops. */
 export abstract class DdlCompiler extends CompilerBase {
@@ -46,6 +47,11 @@ export abstract class DdlCompiler extends CompilerBase {
   storedColumn(_column: string, _path: readonly string[], _as: ValueKind): string | null {
     return null;
   }
+  /**
+   * Columns kept equal to a reading by a row trigger, added without rewriting the table (the
+   * automatic indexes' columns, storage/kept-columns.ts); null where there are none.
+   */
+  readonly keptColumns: KeptColumnsSql | null = null;
   /** Follows the column list of a schema index over stored columns: the read permission list. */
   readonly storedIndexInclude: string = '';
   /**
@@ -55,6 +61,18 @@ export abstract class DdlCompiler extends CompilerBase {
   readonly publicColumn: string | null = null;
   /** Run outside any transaction once stored columns were added to `table`, or null. */
   afterRewriteSql(_table: string): string | null {
+    return null;
+  }
+  /**
+   * A query with the qualified table name as parameter answering `rows` (the planner's estimate)
+   * and `changed` (rows inserted, updated or deleted since the table was last analyzed); null
+   * where statistics are not kept up by Basalt (storage/statistics-keeper.ts).
+   */
+  changesSinceAnalyzeSql(): string | null {
+    return null;
+  }
+  /** Refreshes the table's statistics (and what else the planner reads of it) in the background of reads and writes; null where not kept. */
+  keepStatisticsSql(_table: string): string | null {
     return null;
   }
   /** Expression-index column list entry (PostgreSQL wants expressions in parentheses). */

@@ -6,6 +6,7 @@ import type { ClassSchema, StoredColumn, StoredIndexes } from '../schema/types.t
 import type { AppNamespace } from '../sql/namespace.ts';
 import { ident, PUBLIC_COLUMN, schemaIndexName } from '../sql/params.ts';
 import { textIndexNames } from '../schema/indexes.ts';
+import { KeptColumns, PUBLIC_READING } from './kept-columns.ts';
 
 export const SCHEMA_TABLE = '_SCHEMA';
 /**
@@ -55,6 +56,11 @@ export class SqlSchemaStore implements SchemaStore {
     return this.ns.driver.dialect;
   }
 
+  private get kept(): KeptColumns | null {
+    const sql = this.dialect.keptColumns;
+    return sql ? new KeptColumns(this.ns, sql) : null;
+  }
+
   async loadAll(): Promise<ClassSchema[]> {
     const rows = await this.ns.driver.all(`SELECT "className", "schema" FROM ${this.ns.table(SCHEMA_TABLE)} ORDER BY "className"`);
     return rows.map((row) => JSON.parse(String(row.schema)) as ClassSchema);
@@ -85,21 +91,9 @@ export class SqlSchemaStore implements SchemaStore {
       else await tx.run(`INSERT INTO ${schemaTable} ("className", "schema") VALUES (${d.placeholder(1)}, ${d.placeholder(2)})`, [className, json]);
       return { saved, rewritten: columns.added };
     });
-    if (changed.rewritten) await this.settle(className);
+    // The rewrite left the new columns without statistics and the table without a visibility map.
+    if (changed.rewritten) await this.analyze(className);
     return changed.saved;
-  }
-
-  /**
-   * After columns were added (which rewrote the table): statistics on them, without which the
-   * planner guesses a third of the rows for any range, and the visibility map, which a rewrite
-   * empties and without which an index-only scan still reads every row. Autovacuum would get to
-   * both only after enough writes. Outside the transaction, as VACUUM must be; it lets reads and
-   * writes go on. A failure here leaves a correct, only slower, table.
-   */
-  private async settle(className: string): Promise<void> {
-    const sql = this.dialect.afterRewriteSql(this.ns.table(className));
-    if (!sql) return;
-    await this.ns.driver.run(sql).catch(() => undefined);
   }
 
   /** Drops the class, its table and its join rows; refuses (255) while the class holds objects. */
@@ -121,6 +115,7 @@ export class SqlSchemaStore implements SchemaStore {
         for (const sql of d.dropTextIndex({ className, name }, (object) => this.ns.table(object))) await tx.run(sql);
       }
       await tx.run(`DROP TABLE IF EXISTS ${table}`);
+      await this.kept?.dropFunction(tx, className);
       await tx.run(`DELETE FROM ${this.ns.table('_Join')} WHERE "owningClass" = ${d.placeholder(1)}`, [className]);
       await tx.run(`DELETE FROM ${this.ns.table(SCHEMA_TABLE)} WHERE "className" = ${d.placeholder(1)}`, [className]);
     });
@@ -158,10 +153,15 @@ export class SqlSchemaStore implements SchemaStore {
     // once must not both run CREATE TABLE.
     const unlimited = d.unlimitedStatementsSql();
     if (unlimited) await tx.run(unlimited);
-    const lock = d.transactionLockSql();
-    if (lock) await tx.run(lock, [`${this.ns.schema}.${className}`]);
+    await this.classLock(tx, className);
     const rows = await tx.all(`SELECT "schema" FROM ${this.ns.table(SCHEMA_TABLE)} WHERE "className" = ${d.placeholder(1)}${d.lockClause}`, [className]);
     return rows[0] ? (JSON.parse(String(rows[0].schema)) as ClassSchema) : null;
+  }
+
+  /** Waits, until the transaction ends, for every other schema change of the class (where transactions do not already exclude each other). */
+  private async classLock(tx: SqlExecutor, className: string): Promise<void> {
+    const lock = this.dialect.transactionLockSql();
+    if (lock) await tx.run(lock, [`${this.ns.schema}.${className}`]);
   }
 
   /**
@@ -170,10 +170,10 @@ export class SqlSchemaStore implements SchemaStore {
    * Null, and the index stays on expressions, for a unique index, a GeoPoint's (its cell is an
    * expression anyway, and its rows are read for the distance), or a key of no fixed type.
    */
-  private storedColumns(step: Extract<DdlStep, { kind: 'createIndex' }>): StoredColumn[] | null {
-    if (step.unique) return null;
+  private storedColumns(keys: readonly IndexKey[], unique: boolean): StoredColumn[] | null {
+    if (unique) return null;
     const stored: StoredColumn[] = [];
-    for (const key of step.keys) {
+    for (const key of keys) {
       if (key.latitudeCell || key.field.kind !== 'doc' || key.field.untyped || key.as === 'json') return null;
       const column = storedColumnName(key.field.path);
       if (this.dialect.storedColumn(column, key.field.path, key.as) === null) return null;
@@ -240,14 +240,40 @@ export class SqlSchemaStore implements SchemaStore {
     return keys;
   }
 
-  async buildIndexOnline(className: string, indexName: string, keys: readonly IndexKey[]): Promise<void> {
+  /**
+   * Each step can be run again after a failure of any later one: the columns are added if
+   * missing, the backfill changes only rows still different, an INVALID index is dropped.
+   */
+  async buildIndexOnline(className: string, indexName: string, keys: readonly IndexKey[]): Promise<readonly StoredColumn[] | null> {
     const d = this.dialect;
+    const table = this.ns.table(className);
     const name = schemaIndexName(className, indexName);
+    const kept = this.kept;
+    const stored = kept ? this.storedColumns(keys, false) : null;
+    if (kept && stored) {
+      const readings = [...stored, PUBLIC_READING];
+      await kept.add(className, readings, (tx) => this.classLock(tx, className));
+      await kept.backfill(className, readings);
+    }
     const invalid = d.invalidIndexSql();
     if (invalid && (await this.ns.driver.all(invalid, [this.ns.schema ?? '', name])).length > 0) {
       await this.ns.driver.run(`DROP INDEX${d.onlineIndexKeyword} IF EXISTS ${d.qualifyIndex(this.ns.schema, name)}`);
     }
-    await this.ns.driver.run(`CREATE INDEX${d.onlineIndexKeyword} IF NOT EXISTS ${ident(name)} ON ${this.ns.table(className)} (${this.expressionKeys(keys, false).join(', ')})`);
+    const columns = stored ? [...stored.map((column, i) => `${ident(column.column)} ${d.orderDirection(keys[i]!.descending)}`), TIE_BREAK] : this.expressionKeys(keys, false);
+    await this.ns.driver.run(`CREATE INDEX${d.onlineIndexKeyword} IF NOT EXISTS ${ident(name)} ON ${table} (${columns.join(', ')})${stored ? d.storedIndexInclude : ''}`);
+    await this.analyze(className);
+    return stored;
+  }
+
+  /**
+   * Statistics for the planner, which autovacuum (off on some servers, and otherwise late) may
+   * not have gathered, and on PostgreSQL the visibility map an index-only scan needs to skip the
+   * rows (a rewrite empties it). Outside any transaction, as VACUUM must be; reads and writes go
+   * on. A failure leaves a correct, only slower, table.
+   */
+  private async analyze(className: string): Promise<void> {
+    const sql = this.dialect.afterRewriteSql(this.ns.table(className));
+    if (sql) await this.ns.driver.run(sql).catch(() => undefined);
   }
 
   async indexScans(className: string, indexNames: readonly string[]): Promise<ReadonlyMap<string, number> | null> {
@@ -263,13 +289,19 @@ export class SqlSchemaStore implements SchemaStore {
     return scans;
   }
 
+  /** Drops columns in one statement (which does not rewrite the table), and makes the trigger keep only those left. */
+  private async dropColumns(tx: SqlExecutor, className: string, gone: readonly string[]): Promise<void> {
+    await tx.run(`ALTER TABLE ${this.ns.table(className)} ${gone.map((column) => `DROP COLUMN IF EXISTS ${ident(column)}`).join(', ')}`);
+    await this.kept?.remake(tx, className);
+  }
+
   private async runStep(tx: SqlExecutor, className: string, step: DdlStep, next: ClassSchema, columns: StoredState): Promise<void> {
     const d = this.dialect;
     const table = this.ns.table(className);
     switch (step.kind) {
       case 'createIndex': {
         const name = ident(schemaIndexName(className, step.name));
-        const stored = Object.hasOwn(next.indexes, step.name) ? this.storedColumns(step) : null;
+        const stored = Object.hasOwn(next.indexes, step.name) ? this.storedColumns(step.keys, step.unique === true) : null;
         if (stored) {
           await this.addColumns(tx, table, stored, columns, next);
           await this.createStoredIndex(tx, table, className, step.name, stored, step.keys.map((key) => key.descending));
@@ -291,9 +323,13 @@ export class SqlSchemaStore implements SchemaStore {
           gone.push(PUBLIC_COLUMN);
           columns.publicColumn = false;
         }
-        if (gone.length) await tx.run(`ALTER TABLE ${table} ${gone.map((column) => `DROP COLUMN IF EXISTS ${ident(column)}`).join(', ')}`);
+        if (gone.length) await this.dropColumns(tx, className, gone);
         return;
       }
+      case 'recordIndex':
+        columns.stored = { ...columns.stored, [step.name]: step.columns };
+        columns.publicColumn = true;
+        return;
       case 'createTextIndex':
         for (const sql of d.createTextIndex({ className, name: step.name }, step.field, (object) => this.ns.table(object))) await tx.run(sql);
         return;
@@ -304,6 +340,10 @@ export class SqlSchemaStore implements SchemaStore {
         if (step.relation) {
           await tx.run(`DELETE FROM ${this.ns.table('_Join')} WHERE "owningClass" = ${d.placeholder(1)} AND "owningField" = ${d.placeholder(2)}`, [className, step.field]);
         } else {
+          // Columns an automatic index's build added before the field went (the build then
+          // recorded nothing): the trigger would go on reading the field, as the type it had.
+          const leftover = (await this.kept?.ofField(tx, className, step.field)) ?? [];
+          if (leftover.length) await this.dropColumns(tx, className, leftover);
           await tx.run(`UPDATE ${table} SET "data" = ${d.removeKey('"data"', step.field)}`);
         }
         return;

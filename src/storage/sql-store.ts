@@ -7,6 +7,7 @@ import { compileAggregate } from '../sql/aggregate.ts';
 import { compileDistinct } from '../sql/distinct.ts';
 import { AppNamespace } from '../sql/namespace.ts';
 import { UnitDriver } from './unit-driver.ts';
+import { StatisticsKeeper } from './statistics-keeper.ts';
 import { SqlSchemaStore } from './sql-schema-store.ts';
 import { SqlEventStore } from './sql-events.ts';
 import { StoredRow } from './stored-row.ts';
@@ -35,7 +36,11 @@ export class SqlAppStore implements AppStore {
   readonly schemas: SqlSchemaStore;
   readonly events: SqlEventStore;
 
-  constructor(private readonly ns: AppNamespace) {
+  /** `statistics`: the keeper of the store outside the unit of work this store is one of. */
+  constructor(
+    private readonly ns: AppNamespace,
+    private readonly statistics = new StatisticsKeeper(ns.driver, (className) => ns.table(className)),
+  ) {
     this.schemas = new SqlSchemaStore(ns);
     this.events = new SqlEventStore(ns);
   }
@@ -65,13 +70,14 @@ export class SqlAppStore implements AppStore {
     try {
       if (write.relations.length === 0 && !write.steps?.length) {
         await this.ns.driver.insertRow(sql, values);
-        return;
+      } else {
+        await this.ns.driver.transaction(async (tx) => {
+          await tx.run(sql, values);
+          await this.applyRelations(tx, className, object.objectId, write.relations);
+          for (const step of write.steps ?? []) await step(tx);
+        });
       }
-      await this.ns.driver.transaction(async (tx) => {
-        await tx.run(sql, values);
-        await this.applyRelations(tx, className, object.objectId, write.relations);
-        for (const step of write.steps ?? []) await step(tx);
-      });
+      this.statistics.noteWrite(className);
     } catch (error) {
       throw this.translate(error);
     }
@@ -242,7 +248,7 @@ export class SqlAppStore implements AppStore {
     const table = this.ns.table(className);
     const d = this.dialect;
     try {
-      return await this.ns.driver.transaction(async (tx) => {
+      const updated = await this.ns.driver.transaction(async (tx) => {
         const rows = await tx.all(
           `SELECT "objectId", "createdAt", "updatedAt", ${d.selectDoc()}, ${d.selectPerms('_rperm')} AS "rperm", ${d.selectPerms('_wperm')} AS "wperm" FROM ${table} WHERE "objectId" = ${d.placeholder(1)}${d.lockClause}`,
           [objectId],
@@ -264,6 +270,8 @@ export class SqlAppStore implements AppStore {
         for (const step of next.steps ?? []) await step(tx);
         return next.object;
       });
+      if (updated) this.statistics.noteWrite(className);
+      return updated;
     } catch (error) {
       throw this.translate(error);
     }
@@ -280,6 +288,7 @@ export class SqlAppStore implements AppStore {
     }
     const row = rows[0];
     if (!row) return null;
+    this.statistics.noteWrite(className);
     const results: Record<string, unknown> = {};
     let i = 0;
     for (const field of returnedFields(change)) results[field] = JSON.parse(String(row[`r${i++}`]));
@@ -289,7 +298,7 @@ export class SqlAppStore implements AppStore {
   async delete(className: string, objectId: string, write: Principals, only?: WhereNode): Promise<boolean> {
     const table = this.ns.table(className);
     const d = this.dialect;
-    return this.ns.driver.transaction(async (tx) => {
+    const deleted = await this.ns.driver.transaction(async (tx) => {
       const params = d.params(this.tables);
       let where = `"objectId" = ${params.add(objectId)}`;
       if (write) where += ` AND ${d.where({ kind: 'acl', access: 'write', principals: write }, params)}`;
@@ -299,6 +308,8 @@ export class SqlAppStore implements AppStore {
       await tx.run(`DELETE FROM ${this.ns.table(JOIN_TABLE)} WHERE "owningClass" = ${d.placeholder(1)} AND "owningId" = ${d.placeholder(2)}`, [className, objectId]);
       return true;
     });
+    if (deleted) this.statistics.noteWrite(className);
+    return deleted;
   }
 
   unitOfWork<T>(fn: (unit: AppStore) => Promise<T>): Promise<T> {
@@ -307,7 +318,7 @@ export class SqlAppStore implements AppStore {
     if (driver instanceof UnitDriver) return driver.transaction(() => fn(this));
     let unit: UnitDriver | null = null;
     return driver
-      .transaction((tx) => fn(new SqlAppStore(new AppNamespace((unit = new UnitDriver(tx, driver)), schema))))
+      .transaction((tx) => fn(new SqlAppStore(new AppNamespace((unit = new UnitDriver(tx, driver)), schema), this.statistics)))
       .finally(() => unit?.end());
   }
 

@@ -6,6 +6,7 @@ import type { ValueKind } from '../../query/ast.ts';
 import type { Row, SqlParam } from '../params.ts';
 import { toAre, wordPattern } from './regex.ts';
 import { indexedWord, wordsFunctionBody } from './words.ts';
+import { PostgresKeptColumns } from './kept-columns.ts';
 import type { OutputType } from '../../query/aggregate/ast.ts';
 import type { AggregateDialect } from '../aggregate-dialect.ts';
 import type { InPlaceDialect } from '../in-place-dialect.ts';
@@ -13,9 +14,18 @@ import type { InPlaceDialect } from '../in-place-dialect.ts';
 /** Inner-query results up to this size are compared as an array (see `inSelected`). */
 const ARRAY_MATCH_LIMIT = 100;
 
-function access(path: readonly string[], asText: boolean): string {
-  if (path.length === 1) return `("data"${asText ? '->>' : '->'}'${path[0]}')`;
-  return `("data"${asText ? '#>>' : '#>'}'{${path.join(',')}}')`;
+function access(path: readonly string[], asText: boolean, doc = '"data"'): string {
+  if (path.length === 1) return `(${doc}${asText ? '->>' : '->'}'${path[0]}')`;
+  return `(${doc}${asText ? '#>>' : '#>'}'{${path.join(',')}}')`;
+}
+
+/**
+ * fieldExpr's reading of a typed field (docText, docNumber, docBoolean) from the document of
+ * `row` (a trigger's NEW, a table alias), or of the row being read when there is none.
+ */
+function reading(path: readonly string[], as: ValueKind, row?: string): string {
+  const text = access(path, true, row ? `${row}."data"` : undefined);
+  return as === 'number' ? `(${text}::float8)` : as === 'boolean' ? `(${text}::boolean)` : text;
 }
 
 export class PostgresCompiler extends SqlCompiler implements AggregateDialect, InPlaceDialect {
@@ -56,10 +66,9 @@ export class PostgresCompiler extends SqlCompiler implements AggregateDialect, I
   override storedColumn(column: string, path: readonly string[], as: ValueKind): string {
     // Exactly fieldExpr's reading of a typed field, so the column always equals the expression.
     const type = as === 'number' ? 'float8' : as === 'boolean' ? 'boolean' : 'text COLLATE "C"';
-    const safe = path.map(safeKey);
-    const expr = as === 'number' ? this.docNumber(safe) : as === 'boolean' ? this.docBoolean(safe) : this.docText(safe);
-    return `${ident(column)} ${type} GENERATED ALWAYS AS (${expr}) STORED`;
+    return `${ident(column)} ${type} GENERATED ALWAYS AS (${reading(path.map(safeKey), as)}) STORED`;
   }
+  override readonly keptColumns = new PostgresKeptColumns(reading);
   // Carried, not keys: they take no part in the order, and a count or a filter of the index reads
   // the list, or whether "*" is on it, from the entry (an index-only scan) instead of from the row.
   override readonly storedIndexInclude = ` INCLUDE ("_rperm", ${ident(PUBLIC_COLUMN)})`;
@@ -67,6 +76,13 @@ export class PostgresCompiler extends SqlCompiler implements AggregateDialect, I
   override readonly publicColumn = `${ident(PUBLIC_COLUMN)} boolean GENERATED ALWAYS AS ("_rperm" && '{*}'::text[]) STORED`;
   override afterRewriteSql(table: string): string {
     return `VACUUM (ANALYZE) ${table}`;
+  }
+  override changesSinceAnalyzeSql(): string {
+    return 'SELECT c.reltuples AS "rows", s.n_mod_since_analyze AS "changed" FROM pg_class c LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid WHERE c.oid = $1::regclass';
+  }
+  override keepStatisticsSql(table: string): string {
+    // Another process vacuuming the table already: leave it to that one rather than wait.
+    return `VACUUM (ANALYZE, SKIP_LOCKED) ${table}`;
   }
   override readonly onlineIndexKeyword = ' CONCURRENTLY';
   override invalidIndexSql(): string {
@@ -91,13 +107,13 @@ export class PostgresCompiler extends SqlCompiler implements AggregateDialect, I
     return `(${expr} COLLATE "C")`;
   }
   docText(path: readonly string[]): string {
-    return access(path, true);
+    return reading(path, 'text');
   }
   docNumber(path: readonly string[]): string {
-    return `(${access(path, true)}::float8)`;
+    return reading(path, 'number');
   }
   docBoolean(path: readonly string[]): string {
-    return `(${access(path, true)}::boolean)`;
+    return reading(path, 'boolean');
   }
   docJson(path: readonly string[]): string {
     return access(path, false);
