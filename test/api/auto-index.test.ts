@@ -164,8 +164,8 @@ for (const { backend } of targets()) {
       assert.equal(again.count, SCANS);
     });
 
-    it('on PostgreSQL, is over columns a trigger keeps, read alone for an anonymous count, and gone with its columns when dropped', async (t) => {
-      if (backend !== 'postgres') return t.skip('stored columns are PostgreSQL only');
+    // Stored columns are PostgreSQL's only: on SQLite the test is not registered, rather than skipped.
+    if (backend === 'postgres') it('on PostgreSQL, is over columns a trigger keeps, read alone for an anonymous count, and gone with its columns when dropped', async () => {
       const cls = unique('Kept');
       await seed(app, cls, { score: 'Number', a: 'String', b: 'Number', c: 'String', rare: 'Boolean' }, 600);
       const pg = (await import('pg')).default;
