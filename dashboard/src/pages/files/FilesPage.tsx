@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { AppApi } from '../../api/client.ts';
 import { failureText } from '../../api/errors.ts';
 import type { StoredFile } from '../../api/types.ts';
 import { useSession } from '../../session.tsx';
+import { useCursorPages } from '../shared/useCursorPages.ts';
 import { givenName, humanSize, previewKind, TEXT_PREVIEW_BYTES } from './file-preview.ts';
 
 const PAGE = 50;
@@ -12,25 +13,9 @@ export function FilesPage(props: { applicationId: string }) {
   const session = useSession();
   const masterKey = session.apps.find((app) => app.applicationId === props.applicationId)?.masterKey;
   const api = useMemo(() => session.appApi(props.applicationId), [props.applicationId, masterKey]);
-  const [files, setFiles] = useState<readonly StoredFile[] | null>(null);
-  const [next, setNext] = useState<string | undefined>(undefined);
+  const fetchPage = useMemo(() => (api ? (after: string) => api.listFiles(after, PAGE) : null), [api]);
+  const { items: files, setItems: setFiles, next, load, notice, setNotice } = useCursorPages(fetchPage);
   const [open, setOpen] = useState<StoredFile | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-
-  const load = useCallback(
-    async (after: string) => {
-      if (!api) return;
-      try {
-        const page = await api.listFiles(after, PAGE);
-        setFiles((current) => (after && current ? [...current, ...page.results] : page.results));
-        setNext(page.next);
-      } catch (error) {
-        setNotice(failureText(error));
-      }
-    },
-    [api],
-  );
-  useEffect(() => void load(''), [load]);
 
   if (!api) return <p role="alert">This app's master key is not known to this account.</p>;
   const deleted = (name: string) => {

@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { failureText } from '../../api/errors.ts';
+import { useMemo, useState } from 'react';
 import type { OutboxMail } from '../../api/types.ts';
 import { useSession } from '../../session.tsx';
+import { useCursorPages } from '../shared/useCursorPages.ts';
 
 const PAGE = 50;
 
@@ -10,25 +10,9 @@ export function MailPage(props: { applicationId: string }) {
   const session = useSession();
   const masterKey = session.apps.find((app) => app.applicationId === props.applicationId)?.masterKey;
   const api = useMemo(() => session.appApi(props.applicationId), [props.applicationId, masterKey]);
-  const [mails, setMails] = useState<readonly OutboxMail[] | null>(null);
-  const [next, setNext] = useState<string | undefined>(undefined);
+  const fetchPage = useMemo(() => (api ? (before: string) => api.outbox(before, PAGE) : null), [api]);
+  const { items: mails, next, load, notice } = useCursorPages(fetchPage);
   const [open, setOpen] = useState<OutboxMail | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-
-  const load = useCallback(
-    async (before: string) => {
-      if (!api) return;
-      try {
-        const page = await api.outbox(before, PAGE);
-        setMails((current) => (before && current ? [...current, ...page.results] : page.results));
-        setNext(page.next);
-      } catch (error) {
-        setNotice(failureText(error));
-      }
-    },
-    [api],
-  );
-  useEffect(() => void load(''), [load]);
 
   if (!api) return <p role="alert">This app's master key is not known to this account.</p>;
   return (
