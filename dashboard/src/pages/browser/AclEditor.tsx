@@ -4,7 +4,7 @@ import type { ParseObject } from '../../api/types.ts';
 import type { Column } from './columns.ts';
 import { CellEditor } from './CellEditor.tsx';
 import { aclEntries, aclValue, PICK_LIMIT, userSearch, type Access } from './pickers.ts';
-import { useSearch } from './useSearch.ts';
+import { useSearch } from '../shared/useSearch.ts';
 
 /**
  * An ACL's editor: one row per principal (`*`, a user shown by username, `role:<name>`) with read

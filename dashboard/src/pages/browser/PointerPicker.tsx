@@ -4,7 +4,7 @@ import type { ClassSchema, ParseObject } from '../../api/types.ts';
 import type { Column } from './columns.ts';
 import { editedValue, editText } from './edit-values.ts';
 import { labelField, PICK_LIMIT, pointerSearch } from './pickers.ts';
-import { useSearch } from './useSearch.ts';
+import { useSearch } from '../shared/useSearch.ts';
 
 /**
  * A Pointer's editor: an objectId typed (Enter saves it; empty unsets), or an object of the target

@@ -1,13 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { AppApi } from '../../api/client.ts';
-import { failureText } from '../../api/errors.ts';
 import type { ParseObject } from '../../api/types.ts';
 import { usersQuery } from '../users/users-query.ts';
+import { useSearch } from '../shared/useSearch.ts';
 
 /** Users offered at once: enough to pick from while typing; more letters narrow the list. */
 const SUGGESTIONS = 10;
-/** Typing pauses this long before the server is asked, so a fast typist sends one query, not one per key. */
-const PAUSE_MS = 150;
 
 /**
  * The users whose username or email starts with the text typed (as the users page searches),
@@ -16,36 +14,13 @@ const PAUSE_MS = 150;
 export function UserPicker(props: { api: AppApi; roleName: string; members: readonly ParseObject[]; onPick(user: ParseObject, name: string): Promise<void>; onTyped(text: string): Promise<void> }) {
   const { api } = props;
   const [text, setText] = useState('');
-  const [found, setFound] = useState<readonly ParseObject[]>([]);
-  const [problem, setProblem] = useState<string | null>(null);
-  // Only the answer to the latest text is shown: an older, slower answer is dropped.
-  const latest = useRef(0);
-
-  useEffect(() => {
-    const search = text.trim();
-    const asked = ++latest.current;
-    if (!search) {
-      setFound([]);
-      return;
-    }
-    const timer = setTimeout(() => {
-      api.find('_User', { where: usersQuery(search), order: 'username', limit: SUGGESTIONS + props.members.length, keys: ['username', 'email'] }).then(
-        (users) => {
-          if (asked !== latest.current) return;
-          const memberIds = new Set(props.members.map((member) => member.objectId));
-          setFound(users.filter((user) => !memberIds.has(user.objectId)).slice(0, SUGGESTIONS));
-          setProblem(null);
-        },
-        (error: unknown) => asked === latest.current && setProblem(failureText(error)),
-      );
-    }, PAUSE_MS);
-    return () => clearTimeout(timer);
-  }, [api, text, props.members]);
-
-  const done = () => {
-    setText('');
-    setFound([]);
-  };
+  // Members are asked for too and left out here, so the list still holds SUGGESTIONS others.
+  const { matches, problem } = useSearch<ParseObject>(text, (search) =>
+    api.find('_User', { where: usersQuery(search), order: 'username', limit: SUGGESTIONS + props.members.length, keys: ['username', 'email'] }),
+  );
+  const memberIds = new Set(props.members.map((member) => member.objectId));
+  const found = text.trim() ? matches.filter((user) => !memberIds.has(user.objectId)).slice(0, SUGGESTIONS) : [];
+  const done = () => setText('');
   return (
     <div className="user-picker">
       <form onSubmit={(event) => { event.preventDefault(); if (text.trim()) void props.onTyped(text.trim()).then(done); }}>

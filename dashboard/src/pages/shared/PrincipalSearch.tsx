@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { AppApi } from '../../api/client.ts';
-import { failureText } from '../../api/errors.ts';
 import { literal, usersQuery } from '../users/users-query.ts';
+import { useSearch } from './useSearch.ts';
 
 /** A user or a role found by the search, as a class-level permission or a filter names it. */
 export interface Principal {
@@ -13,8 +13,6 @@ export interface Principal {
 
 /** Offered at once: enough to pick from while typing; more letters narrow the list. */
 const SUGGESTIONS = 8;
-/** Typing pauses this long before the server is asked, so a fast typist sends one query, not one per key. */
-const PAUSE_MS = 150;
 
 /**
  * Search-as-you-type over `_User` (username or email starting with the text) and, when asked,
@@ -24,42 +22,19 @@ const PAUSE_MS = 150;
 export function PrincipalSearch(props: { api: AppApi; label: string; roles?: boolean; onPick(principal: Principal): void }) {
   const { api, roles } = props;
   const [text, setText] = useState('');
-  const [found, setFound] = useState<readonly Principal[]>([]);
-  // The text the shown matches answer, so "no match" is said only once the server has answered.
-  const [answered, setAnswered] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  // Only the answer to the latest text is shown: an older, slower answer is dropped.
-  const latest = useRef(0);
-
-  useEffect(() => {
-    const search = text.trim();
-    const asked = ++latest.current;
-    if (!search) {
-      setFound([]);
-      return;
-    }
-    const timer = setTimeout(() => {
-      const users = api.find('_User', { where: usersQuery(search), order: 'username', limit: SUGGESTIONS, keys: ['username'] });
-      const roleList = roles ? api.find('_Role', { where: { name: { $regex: `^${literal(search)}` } }, order: 'name', limit: SUGGESTIONS, keys: ['name'] }) : Promise.resolve([]);
-      Promise.all([users, roleList]).then(
-        ([userRows, roleRows]) => {
-          if (asked !== latest.current) return;
-          setFound([
-            ...userRows.map((user) => ({ kind: 'user' as const, objectId: user.objectId, name: String(user.username ?? user.objectId) })),
-            ...roleRows.map((role) => ({ kind: 'role' as const, objectId: role.objectId, name: String(role.name) })),
-          ]);
-          setAnswered(search);
-          setProblem(null);
-        },
-        (error: unknown) => asked === latest.current && setProblem(failureText(error)),
-      );
-    }, PAUSE_MS);
-    return () => clearTimeout(timer);
-  }, [api, roles, text]);
+  const { matches, answered, problem } = useSearch<Principal>(text, async (search) => {
+    const users = api.find('_User', { where: usersQuery(search), order: 'username', limit: SUGGESTIONS, keys: ['username'] });
+    const roleList = roles ? api.find('_Role', { where: { name: { $regex: `^${literal(search)}` } }, order: 'name', limit: SUGGESTIONS, keys: ['name'] }) : Promise.resolve([]);
+    const [userRows, roleRows] = await Promise.all([users, roleList]);
+    return [
+      ...userRows.map((user) => ({ kind: 'user' as const, objectId: user.objectId, name: String(user.username ?? user.objectId) })),
+      ...roleRows.map((role) => ({ kind: 'role' as const, objectId: role.objectId, name: String(role.name) })),
+    ];
+  });
+  const found = text.trim() ? matches : [];
 
   const pick = (principal: Principal) => {
     setText('');
-    setFound([]);
     props.onPick(principal);
   };
   return (
