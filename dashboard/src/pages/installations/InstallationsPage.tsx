@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { AppApi } from '../../api/client.ts';
 import { failureText } from '../../api/errors.ts';
 import type { ParseObject } from '../../api/types.ts';
 import { useSession } from '../../session.tsx';
+import { useObjectIdPages } from '../shared/useObjectIdPages.ts';
 import { DEVICE_TYPES, installationsQuery, shortToken } from './installations-query.ts';
 
 const PAGE = 50;
@@ -18,28 +19,11 @@ export function InstallationsPage(props: { applicationId: string }) {
   const api = useMemo(() => session.appApi(props.applicationId), [props.applicationId, masterKey]);
   const [channel, setChannel] = useState('');
   const [deviceType, setDeviceType] = useState('');
-  const [rows, setRows] = useState<readonly ParseObject[] | null>(null);
-  const [more, setMore] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
-
-  const load = useCallback(
-    async (append: boolean) => {
-      if (!api) return;
-      try {
-        const after = append ? rows?.at(-1)?.objectId : undefined;
-        const page = await api.find('_Installation', { where: installationsQuery(channel.trim(), deviceType, after), order: 'objectId', limit: PAGE });
-        setRows((current) => (append && current ? [...current, ...page] : page));
-        setMore(page.length === PAGE);
-      } catch (error) {
-        setNotice(failureText(error));
-      }
-    },
-    [api, channel, deviceType, rows],
+  const { rows, setRows, more, load, notice, setNotice } = useObjectIdPages(
+    api ? (after) => api.find('_Installation', { where: installationsQuery(channel.trim(), deviceType, after), order: 'objectId', limit: PAGE }) : null,
+    PAGE,
+    [api, channel, deviceType],
   );
-  useEffect(() => {
-    void load(false);
-    // Reload when a filter changes only; `load` changes with every page read.
-  }, [api, channel, deviceType]);
 
   if (!api) return <p role="alert">This app's master key is not known to this account.</p>;
   const replace = (updated: ParseObject) => setRows((current) => current?.map((row) => (row.objectId === updated.objectId ? updated : row)) ?? null);

@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { AppApi } from '../../api/client.ts';
 import { failureText } from '../../api/errors.ts';
 import type { ParseObject } from '../../api/types.ts';
 import { useSession } from '../../session.tsx';
+import { useObjectIdPages } from '../shared/useObjectIdPages.ts';
 import { PrincipalSearch, type Principal } from '../shared/PrincipalSearch.tsx';
 import { sessionsQuery } from './sessions-query.ts';
 
@@ -16,29 +17,12 @@ export function SessionsPage(props: { applicationId: string }) {
   const masterKey = session.apps.find((app) => app.applicationId === props.applicationId)?.masterKey;
   const api = useMemo(() => session.appApi(props.applicationId), [props.applicationId, masterKey]);
   const [user, setUser] = useState<Principal | null>(null);
-  const [sessions, setSessions] = useState<readonly ParseObject[] | null>(null);
-  const [more, setMore] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
   const [confirmAll, setConfirmAll] = useState(false);
-
-  const load = useCallback(
-    async (append: boolean) => {
-      if (!api) return;
-      try {
-        const after = append ? sessions?.at(-1)?.objectId : undefined;
-        const page = await api.find('_Session', { where: sessionsQuery(user?.objectId, after), order: 'objectId', limit: PAGE, keys: KEYS, include: ['user'] });
-        setSessions((current) => (append && current ? [...current, ...page] : page));
-        setMore(page.length === PAGE);
-      } catch (error) {
-        setNotice(failureText(error));
-      }
-    },
-    [api, user, sessions],
+  const { rows: sessions, more, load, notice, setNotice } = useObjectIdPages(
+    api ? (after) => api.find('_Session', { where: sessionsQuery(user?.objectId, after), order: 'objectId', limit: PAGE, keys: KEYS, include: ['user'] }) : null,
+    PAGE,
+    [api, user],
   );
-  useEffect(() => {
-    void load(false);
-    // Reload on a new filter only; `load` changes with every page read.
-  }, [api, user]);
 
   if (!api) return <p role="alert">This app's master key is not known to this account.</p>;
   const revoked = (text: string) => {

@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { AppApi } from '../../api/client.ts';
 import { failureText } from '../../api/errors.ts';
 import type { ParseObject } from '../../api/types.ts';
 import { useSession } from '../../session.tsx';
+import { useObjectIdPages } from '../shared/useObjectIdPages.ts';
 import { usersQuery } from './users-query.ts';
 
 const PAGE = 50;
@@ -13,28 +14,11 @@ export function UsersPage(props: { applicationId: string }) {
   const masterKey = session.apps.find((app) => app.applicationId === props.applicationId)?.masterKey;
   const api = useMemo(() => session.appApi(props.applicationId), [props.applicationId, masterKey]);
   const [search, setSearch] = useState('');
-  const [users, setUsers] = useState<readonly ParseObject[] | null>(null);
-  const [more, setMore] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
-
-  const load = useCallback(
-    async (append: boolean) => {
-      if (!api) return;
-      try {
-        const after = append ? users?.at(-1)?.objectId : undefined;
-        const page = await api.find('_User', { where: usersQuery(search, after), order: 'objectId', limit: PAGE });
-        setUsers((current) => (append && current ? [...current, ...page] : page));
-        setMore(page.length === PAGE);
-      } catch (error) {
-        setNotice(failureText(error));
-      }
-    },
-    [api, search, users],
+  const { rows: users, more, load, notice, setNotice } = useObjectIdPages(
+    api ? (after) => api.find('_User', { where: usersQuery(search, after), order: 'objectId', limit: PAGE }) : null,
+    PAGE,
+    [api, search],
   );
-  useEffect(() => {
-    void load(false);
-    // Reload on a new search only; `load` changes with every page read.
-  }, [api, search]);
 
   if (!api) return <p role="alert">This app's master key is not known to this account.</p>;
   const done = (text: string) => {
