@@ -3,8 +3,7 @@ import { after, before, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { eachBackend } from '../helpers/each-backend.ts';
 import { newApp, unique, type AppClient } from '../helpers/client.ts';
-import { ADMIN } from '../helpers/targets.ts';
-import { launch, screenshot } from './browser.ts';
+import { launch, screenshot, signInAt } from './browser.ts';
 
 /**
  * The data browser's editors with lists and uploads (docs/dashboard.md "What it does"): a File
@@ -61,10 +60,7 @@ eachBackend('dashboard: File, ACL and Pointer editors', (target) => {
     for (const username of ['alice', 'albert', 'bob']) users[username] = await made('/1/classes/_User', { username, password: 'secret-pass' });
     await made('/1/roles', { name: 'editors', ACL: { '*': { read: true } } });
     page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-    await page.goto(`${target.url}/dashboard/apps/${client.app.applicationId}/browser/${player}`);
-    await page.getByLabel('Email').fill(ADMIN.email);
-    await page.getByLabel('Password').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInAt(page, `${target.url}/dashboard/apps/${client.app.applicationId}/browser/${player}`);
     await cell('objectId').waitFor();
   });
   after(async () => {

@@ -3,8 +3,7 @@ import { after, before, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { eachBackend } from '../helpers/each-backend.ts';
 import { newApp, unique, type AppClient } from '../helpers/client.ts';
-import { ADMIN } from '../helpers/targets.ts';
-import { launch, screenshot } from './browser.ts';
+import { launch, screenshot, signInAt } from './browser.ts';
 
 /**
  * Moving around the data browser (docs/dashboard.md "What it does", "The data grid"): filters on a
@@ -41,10 +40,7 @@ eachBackend('dashboard: pointers, relations, one object and the end of a class',
   const total = (text: string) => page.locator('[data-total]').filter({ hasText: new RegExp(`^${text}$`) }).waitFor();
 
   async function open(path: string): Promise<void> {
-    await page.goto(`${target.url}/dashboard/apps/${client.app.applicationId}/browser/${path}`);
-    await page.getByLabel('Email').fill(ADMIN.email);
-    await page.getByLabel('Password').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInAt(page, `${target.url}/dashboard/apps/${client.app.applicationId}/browser/${path}`);
     await page.locator('[data-total]').filter({ hasText: /object/ }).waitFor();
   }
 

@@ -3,8 +3,7 @@ import { after, before, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { eachBackend } from '../helpers/each-backend.ts';
 import { newApp, type AppClient } from '../helpers/client.ts';
-import { ADMIN } from '../helpers/targets.ts';
-import { launch, screenshot, signIn } from './browser.ts';
+import { launch, screenshot, signIn, signInAt } from './browser.ts';
 
 /**
  * The config page (docs/dashboard.md "Config"): parameters of every type added, edited and
@@ -29,10 +28,7 @@ eachBackend('dashboard: config parameters', (target) => {
     client = await newApp(target);
     page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     await signIn(page, target);
-    await page.goto(`${target.url}/dashboard/apps/${client.app.applicationId}/config`);
-    await page.getByLabel('Email').fill(ADMIN.email);
-    await page.getByLabel('Password').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInAt(page, `${target.url}/dashboard/apps/${client.app.applicationId}/config`);
     await page.getByText('No parameters yet.').waitFor();
   });
   after(async () => {

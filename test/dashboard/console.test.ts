@@ -3,8 +3,7 @@ import { after, before, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { eachBackend } from '../helpers/each-backend.ts';
 import { newApp, unique, type AppClient } from '../helpers/client.ts';
-import { ADMIN } from '../helpers/targets.ts';
-import { launch, screenshot } from './browser.ts';
+import { launch, screenshot, signInAt } from './browser.ts';
 
 /** The API console (docs/dashboard.md "API console"): requests as the master key and as a user, checked through the REST API. */
 let browser: Browser;
@@ -23,10 +22,7 @@ eachBackend('dashboard: API console', (target) => {
   before(async () => {
     client = await newApp(target);
     page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-    await page.goto(`${target.url}/dashboard/apps/${client.app.applicationId}/console`);
-    await page.getByLabel('Email').fill(ADMIN.email);
-    await page.getByLabel('Password').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInAt(page, `${target.url}/dashboard/apps/${client.app.applicationId}/console`);
     await page.getByRole('heading', { name: 'API console' }).waitFor();
   });
   after(async () => {

@@ -4,8 +4,7 @@ import { after, before, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { eachBackend } from '../helpers/each-backend.ts';
 import { newApp, unique, type AppClient } from '../helpers/client.ts';
-import { ADMIN } from '../helpers/targets.ts';
-import { launch, screenshot, signIn } from './browser.ts';
+import { launch, screenshot, signIn, signInAt } from './browser.ts';
 
 /**
  * Export and import in the data browser (docs/dashboard.md "Export and import"): a class of more
@@ -70,10 +69,7 @@ eachBackend('dashboard: export and import', (target) => {
   });
 
   async function openClass(className: string, query = ''): Promise<void> {
-    await page.goto(`${target.url}/dashboard/apps/${client.app.applicationId}/browser/${className}${query}`);
-    await page.getByLabel('Email').fill(ADMIN.email);
-    await page.getByLabel('Password').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInAt(page, `${target.url}/dashboard/apps/${client.app.applicationId}/browser/${className}${query}`);
     await page.locator('[data-total]').filter({ hasText: 'objects' }).waitFor();
   }
 

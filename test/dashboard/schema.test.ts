@@ -3,8 +3,7 @@ import { after, before, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { eachBackend } from '../helpers/each-backend.ts';
 import { newApp, unique, type AppClient } from '../helpers/client.ts';
-import { ADMIN } from '../helpers/targets.ts';
-import { launch, screenshot, signIn } from './browser.ts';
+import { launch, screenshot, signIn, signInAt } from './browser.ts';
 
 /**
  * The schema page (docs/dashboard.md "Schema"): a column added and one removed, an index created
@@ -38,10 +37,7 @@ eachBackend('dashboard: the schema page', (target) => {
     assert.equal((await client.get(`/1/classes/${className}`, { key: 'master', query: { where: { color: 'b' } } })).status, 200);
     page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     await signIn(page, target);
-    await page.goto(`${target.url}/dashboard/apps/${client.app.applicationId}/schema/${className}`);
-    await page.getByLabel('Email').fill(ADMIN.email);
-    await page.getByLabel('Password').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInAt(page, `${target.url}/dashboard/apps/${client.app.applicationId}/schema/${className}`);
     await page.getByRole('heading', { name: `Schema of ${className}` }).waitFor();
   });
   after(async () => {
