@@ -99,6 +99,8 @@ eachBackend('dashboard: pointers, relations, one object and the end of a class',
     const url = new URL(page.url());
     assert.equal(url.pathname, `/dashboard/apps/${client.app.applicationId}/browser/${player}`);
     assert.equal(url.searchParams.get('filter'), `$relatedTo.memberOf.${team}.${teams[0]}.members`);
+    // Wait for the rows themselves, not only the total, before reading them.
+    await page.waitForFunction(() => document.querySelectorAll('.grid-row[data-object-id]').length === 3);
     assert.deepEqual((await page.locator('.grid-row[data-object-id]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-object-id')))).sort(), players.slice(0, 3).sort());
     assert.equal((await page.getByRole('list', { name: 'Filters' }).textContent())?.replace('×', ''), `members of ${team} ${teams[0]}`);
     await screenshot(page, target, 'navigation-03-members');
@@ -135,6 +137,7 @@ eachBackend('dashboard: pointers, relations, one object and the end of a class',
   it('"contains" filters a Relation column by a member', async () => {
     await open(`${team}?filter=members.holds.${players[1]}`);
     await total('2 objects');
+    await page.waitForFunction(() => document.querySelectorAll('.grid-row[data-object-id]').length === 2);
     assert.deepEqual((await page.locator('.grid-row[data-object-id]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-object-id')))).sort(), [teams[0], teams[1]].sort());
     await page.getByLabel('Filter column').selectOption('members');
     assert.deepEqual(await page.getByLabel('Filter operator').locator('option').allTextContents(), ['contains']);
