@@ -118,7 +118,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   const jobs = cloud ?? NO_JOBS;
   const jobTypes: JobTypes = { ...JOB_TYPES, [CLOUD_JOB]: cloudJobType(jobs) as JobType, [SCHEDULE_RUN_JOB]: scheduleRunJob as JobType, [WEBHOOK_JOB]: webhookJob as JobType, [AUTO_INDEX_JOB]: autoIndexJob(backend, config.autoIndexMaxPerClass) as JobType, ...pushJobTypes({ networks: pushNetworks, pageSize: config.pushPageSize }) };
   const system = new SqlSystemStore(backend);
-  const apps = new AppRegistry(backend, system, hooks, sessionWrites, (type) => jobTypes[type]?.maxAttempts ?? config.queueMaxAttempts);
+  const apps = new AppRegistry(backend, system, hooks, sessionWrites, (type) => jobTypes[type]?.maxAttempts ?? config.queueMaxAttempts, config.countCacheTime);
   // Before any app opens: each app's hooks are read as it opens, before its first write.
   const webhooks = new Webhooks(apps, backend, { timeoutMs: config.webhookTimeout }, logger);
   functions.add(webhooks, 0);

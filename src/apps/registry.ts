@@ -2,6 +2,7 @@ import { Errors } from '../errors/index.ts';
 import type { Backend } from '../sql/backend.ts';
 import type { SystemApp, SystemStore } from '../storage/system-port.ts';
 import { SqlAppStore } from '../storage/sql-store.ts';
+import { CountMemory } from '../storage/count-memory.ts';
 import { AppNamespace } from '../sql/namespace.ts';
 import { UnitDriver } from '../storage/unit-driver.ts';
 import { SchemaService } from '../schema/service.ts';
@@ -59,6 +60,7 @@ export class AppRegistry {
   // promise hop; an entry lives exactly as long as the promise it came from.
   private readonly loadedRecords = new Map<string, AppRecord>();
   private readonly openHandles = new Map<string, AppHandle>();
+  private readonly countMemories = new Map<string, CountMemory>();
   private readonly openers: ((handle: AppHandle) => Promise<void>)[] = [];
 
   /**
@@ -73,6 +75,8 @@ export class AppRegistry {
     /** The write pipeline's entry for sessions (rest/write/internal.ts), which src/server.ts hands in. */
     private readonly sessionWrites: (app: WriteTarget) => SessionWrites,
     private readonly maxAttemptsOf: (type: string) => number = () => 8,
+    /** How long a large count is remembered (storage/count-memory.ts); 0 remembers none. */
+    private readonly countLifetimeMs = 0,
   ) {
     backend.subscribe((message) => {
       if (message.what === 'app') this.forget(message.appId);
@@ -148,7 +152,8 @@ export class AppRegistry {
    */
   private services(record: AppRecord, ns: AppNamespace, outer: SchemaService | null, committed: (() => Promise<void>)[] | null = null): AppHandle {
     const publish = (what: 'schema' | 'sessions' | 'roles' | 'config') => () => this.backend.publish({ appId: record.applicationId, what });
-    const store = new SqlAppStore(ns);
+    const counts = this.countMemoryOf(record.applicationId);
+    const store = new SqlAppStore(ns, undefined, counts);
     const onSchemaChange = outer
       ? async () => {
           outer.invalidate();
@@ -181,6 +186,8 @@ export class AppRegistry {
             throw ns.driver.conflict(error) ? new WriteConflict() : error;
           } finally {
             (unit as UnitDriver | null)?.end();
+            // Committed or rolled back: counts taken while the unit was open are forgotten.
+            counts.written();
           }
           for (const run of pending) await run();
           return result;
@@ -188,6 +195,13 @@ export class AppRegistry {
       },
       afterCommit: committed && ((run) => committed.push(run)),
     };
+  }
+
+  /** The app's remembered counts, shared by its store and the stores of its units of work. */
+  private countMemoryOf(applicationId: string): CountMemory {
+    let memory = this.countMemories.get(applicationId);
+    if (!memory) this.countMemories.set(applicationId, (memory = new CountMemory(this.countLifetimeMs)));
+    return memory;
   }
 
   /** Up to `limit` of the apps this process has open, without opening any. */

@@ -1,3 +1,4 @@
+import { CountMemory } from './count-memory.ts';
 import { Errors } from '../errors/index.ts';
 import type { DdlStep, IndexKey, SchemaStore } from './port.ts';
 import type { SqlExecutor } from '../sql/driver.ts';
@@ -50,7 +51,11 @@ function withStoredIndexes(schema: ClassSchema, { stored, publicColumn }: Stored
 
 /** Class schemas in the app's `_SCHEMA` table, and the DDL that goes with changing them. */
 export class SqlSchemaStore implements SchemaStore {
-  constructor(private readonly ns: AppNamespace) {}
+  /** `counts`: the app's remembered counts, forgotten by every change made here. */
+  constructor(
+    private readonly ns: AppNamespace,
+    private readonly counts: CountMemory = new CountMemory(0),
+  ) {}
 
   private get dialect() {
     return this.ns.driver.dialect;
@@ -78,7 +83,7 @@ export class SqlSchemaStore implements SchemaStore {
   ): Promise<ClassSchema | null> {
     const d = this.dialect;
     const schemaTable = this.ns.table(SCHEMA_TABLE);
-    const changed = await this.ns.driver.transaction(async (tx) => {
+    const changed = await this.forgetting(() => this.ns.driver.transaction(async (tx) => {
       const current = await this.lockClass(tx, className);
       const next = change(current);
       if (!next || next === current) return { saved: current, rewritten: false };
@@ -90,7 +95,7 @@ export class SqlSchemaStore implements SchemaStore {
       if (current) await tx.run(`UPDATE ${schemaTable} SET "schema" = ${d.placeholder(1)} WHERE "className" = ${d.placeholder(2)}`, [json, className]);
       else await tx.run(`INSERT INTO ${schemaTable} ("className", "schema") VALUES (${d.placeholder(1)}, ${d.placeholder(2)})`, [className, json]);
       return { saved, rewritten: columns.added };
-    });
+    }));
     // The rewrite left the new columns without statistics and the table without a visibility map.
     if (changed.rewritten) await this.analyze(className);
     return changed.saved;
@@ -100,7 +105,7 @@ export class SqlSchemaStore implements SchemaStore {
   async drop(className: string): Promise<void> {
     const d = this.dialect;
     const table = this.ns.table(className);
-    await this.ns.driver.transaction(async (tx) => {
+    await this.forgetting(() => this.ns.driver.transaction(async (tx) => {
       const schema = await this.lockClass(tx, className);
       if (!schema) return;
       // An object written between the count and the drop would vanish with the table, so writers
@@ -118,12 +123,21 @@ export class SqlSchemaStore implements SchemaStore {
       await this.kept?.dropFunction(tx, className);
       await tx.run(`DELETE FROM ${this.ns.table('_Join')} WHERE "owningClass" = ${d.placeholder(1)}`, [className]);
       await tx.run(`DELETE FROM ${this.ns.table(SCHEMA_TABLE)} WHERE "className" = ${d.placeholder(1)}`, [className]);
-    });
+    }));
+  }
+
+  /** Runs a change of classes, then forgets the remembered counts, whether it committed or not. */
+  private async forgetting<T>(change: () => Promise<T>): Promise<T> {
+    try {
+      return await change();
+    } finally {
+      this.counts.written();
+    }
   }
 
   async purge(classNames: readonly string[]): Promise<boolean> {
     const d = this.dialect;
-    return this.ns.driver.transaction(async (tx) => {
+    return this.forgetting(() => this.ns.driver.transaction(async (tx) => {
       let found = false;
       for (const className of classNames) {
         if (!(await this.lockClass(tx, className))) continue;
@@ -138,7 +152,7 @@ export class SqlSchemaStore implements SchemaStore {
         await tx.run(`DELETE FROM ${this.ns.table('_Join')} WHERE "owningClass" = ${d.placeholder(1)}`, [className]);
       }
       return found;
-    });
+    }));
   }
 
   async countObjects(className: string): Promise<number> {

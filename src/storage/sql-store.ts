@@ -8,6 +8,7 @@ import { compileDistinct } from '../sql/distinct.ts';
 import { AppNamespace } from '../sql/namespace.ts';
 import { UnitDriver } from './unit-driver.ts';
 import { StatisticsKeeper } from './statistics-keeper.ts';
+import { CountMemory, countKey } from './count-memory.ts';
 import { SqlSchemaStore } from './sql-schema-store.ts';
 import { SqlEventStore } from './sql-events.ts';
 import { StoredRow } from './stored-row.ts';
@@ -36,13 +37,29 @@ export class SqlAppStore implements AppStore {
   readonly schemas: SqlSchemaStore;
   readonly events: SqlEventStore;
 
-  /** `statistics`: the keeper of the store outside the unit of work this store is one of. */
+  /**
+   * `statistics`: the keeper of the store outside the unit of work this store is one of.
+   * `counts`: the app's remembered large counts (count-memory.ts), one for every store of the app
+   * in this process; every write through any of them forgets them.
+   */
   constructor(
     private readonly ns: AppNamespace,
     private readonly statistics = new StatisticsKeeper(ns.driver, (className) => ns.table(className)),
+    private readonly counts = new CountMemory(0),
   ) {
-    this.schemas = new SqlSchemaStore(ns);
+    this.schemas = new SqlSchemaStore(ns, counts);
     this.events = new SqlEventStore(ns);
+  }
+
+  /** A write has ended (or, inside a unit of work, been made: the unit's end forgets again). */
+  private wrote(className: string): void {
+    this.statistics.noteWrite(className);
+    this.counts.written();
+  }
+
+  /** Inside a unit of work a count may see the unit's own writes: it is neither recalled nor kept. */
+  private get remembersCounts(): boolean {
+    return !(this.ns.driver instanceof UnitDriver);
   }
 
   private readonly tables = (className: string) => this.ns.table(className);
@@ -77,7 +94,7 @@ export class SqlAppStore implements AppStore {
           for (const step of write.steps ?? []) await step(tx);
         });
       }
-      this.statistics.noteWrite(className);
+      this.wrote(className);
     } catch (error) {
       throw this.translate(error);
     }
@@ -165,8 +182,14 @@ export class SqlAppStore implements AppStore {
 
   async count(className: string, where: WhereNode, hint?: IndexHint): Promise<number> {
     const { sql, params } = this.countStatement(className, where, hint);
+    const key = this.remembersCounts ? countKey(sql, params) : null;
+    const remembered = key === null ? undefined : this.counts.recall(key);
+    if (remembered !== undefined) return remembered;
+    const generation = this.counts.generation;
     const rows = await this.query(sql, params, SCAN);
-    return Number(rows[0]?.n ?? 0);
+    const count = Number(rows[0]?.n ?? 0);
+    if (key !== null) this.counts.remember(key, generation, count);
+    return count;
   }
 
   private countStatement(className: string, where: WhereNode, hint: IndexHint | undefined): CompiledSql {
@@ -210,13 +233,19 @@ export class SqlAppStore implements AppStore {
    */
   async findWithCount(className: string, query: FindQuery, countWhere: WhereNode): Promise<{ objects: StoredObject[]; count: number }> {
     const statement = this.countedStatement(className, query, countWhere);
-    if (!statement) {
+    const counted = this.remembersCounts ? this.countStatement(className, countWhere, query.hint) : null;
+    const key = counted && countKey(counted.sql, counted.params);
+    // A remembered count leaves the page alone, which is cheaper than the page with its count.
+    if (!statement || (key !== null && this.counts.recall(key) !== undefined)) {
       const [objects, count] = await Promise.all([this.find(className, query), this.count(className, countWhere, query.hint)]);
       return { objects, count };
     }
+    const generation = this.counts.generation;
     const rows = await this.query(statement.sql, statement.params, SCAN);
     if (rows.length === 0) return { objects: [], count: await this.count(className, countWhere, query.hint) };
-    return { objects: rows.map((row) => toStoredObject(row)), count: Number(rows[0]!._n) };
+    const count = Number(rows[0]!._n);
+    if (key !== null) this.counts.remember(key, generation, count);
+    return { objects: rows.map((row) => toStoredObject(row)), count };
   }
 
   private countedStatement(className: string, query: FindQuery, countWhere: WhereNode): CompiledSql | null {
@@ -270,7 +299,7 @@ export class SqlAppStore implements AppStore {
         for (const step of next.steps ?? []) await step(tx);
         return next.object;
       });
-      if (updated) this.statistics.noteWrite(className);
+      if (updated) this.wrote(className);
       return updated;
     } catch (error) {
       throw this.translate(error);
@@ -288,7 +317,7 @@ export class SqlAppStore implements AppStore {
     }
     const row = rows[0];
     if (!row) return null;
-    this.statistics.noteWrite(className);
+    this.wrote(className);
     const results: Record<string, unknown> = {};
     let i = 0;
     for (const field of returnedFields(change)) results[field] = JSON.parse(String(row[`r${i++}`]));
@@ -308,7 +337,7 @@ export class SqlAppStore implements AppStore {
       await tx.run(`DELETE FROM ${this.ns.table(JOIN_TABLE)} WHERE "owningClass" = ${d.placeholder(1)} AND "owningId" = ${d.placeholder(2)}`, [className, objectId]);
       return true;
     });
-    if (deleted) this.statistics.noteWrite(className);
+    if (deleted) this.wrote(className);
     return deleted;
   }
 
@@ -318,8 +347,12 @@ export class SqlAppStore implements AppStore {
     if (driver instanceof UnitDriver) return driver.transaction(() => fn(this));
     let unit: UnitDriver | null = null;
     return driver
-      .transaction((tx) => fn(new SqlAppStore(new AppNamespace((unit = new UnitDriver(tx, driver)), schema), this.statistics)))
-      .finally(() => unit?.end());
+      .transaction((tx) => fn(new SqlAppStore(new AppNamespace((unit = new UnitDriver(tx, driver)), schema), this.statistics, this.counts)))
+      .finally(() => {
+        unit?.end();
+        // Committed or rolled back: counts taken while the unit was open are forgotten.
+        this.counts.written();
+      });
   }
 
   async canWrite(className: string, objectId: string, write: Principals): Promise<boolean> {
@@ -342,9 +375,13 @@ export class SqlAppStore implements AppStore {
 
   async runSteps(steps: readonly WriteStep[]): Promise<void> {
     if (steps.length === 0) return;
-    await this.ns.driver.transaction(async (tx) => {
-      for (const step of steps) await step(tx);
-    });
+    try {
+      await this.ns.driver.transaction(async (tx) => {
+        for (const step of steps) await step(tx);
+      });
+    } finally {
+      this.counts.written();
+    }
   }
 
   async claimRequest(requestId: string, now: number, staleBefore: number): Promise<null | 'running' | { status: number; body: unknown }> {

@@ -1,0 +1,186 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PostgresDriver } from '../sql/postgres/driver.ts';
+import { SqliteDriver } from '../sql/sqlite/driver.ts';
+import { testPostgresUrl } from '../sql/postgres/connection.test-helper.ts';
+import { AppNamespace } from '../sql/namespace.ts';
+import type { SqlDriver } from '../sql/driver.ts';
+import type { FindQuery, WhereNode } from '../query/ast.ts';
+import { SqlAppStore } from './sql-store.ts';
+import { CountMemory, LARGE_COUNT } from './count-memory.ts';
+
+/**
+ * Remembered large counts (count-memory.ts) through the store, on both databases: rows written
+ * behind the store's back stand for another process's writes, which a remembered count may miss
+ * for its lifetime; the store's own writes are never missed; small counts are always counted.
+ */
+interface Opened {
+  readonly driver: SqlDriver;
+  readonly schema: string | null;
+  /** Adds `n` public rows with scores from `from`, straight through the driver. */
+  add(from: number, n: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+const T0 = '2025-01-01T00:00:00.000Z';
+const id = (i: number) => `o${String(i).padStart(6, '0')}`;
+
+const BACKENDS: { name: string; open(): Promise<Opened> }[] = [
+  {
+    name: 'sqlite',
+    async open() {
+      const dir = mkdtempSync(join(tmpdir(), 'basalt-count-memory-'));
+      const driver = new SqliteDriver(join(dir, 'app.db'));
+      await driver.run(`CREATE TABLE "Item" ("objectId" text PRIMARY KEY, "createdAt" text NOT NULL, "updatedAt" text NOT NULL, "_rperm" text NOT NULL, "_wperm" text NOT NULL, "data" blob NOT NULL)`);
+      await driver.run(`CREATE TABLE "_Join" ("owningClass" text, "owningField" text, "owningId" text, "relatedId" text)`);
+      return {
+        driver,
+        schema: null,
+        add: async (from, n) => {
+          await driver.run(
+            `WITH RECURSIVE "g"("i") AS (SELECT CAST(? AS INTEGER) UNION ALL SELECT "i" + 1 FROM "g" WHERE "i" < ?) INSERT INTO "Item" SELECT 'o' || substr('000000' || "i", -6), ?, ?, '["*"]', '[]', jsonb_object('score', "i") FROM "g"`,
+            [from, from + n - 1, T0, T0],
+          );
+        },
+        close: async () => {
+          await driver.close();
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  },
+  {
+    name: 'postgres',
+    async open() {
+      const schema = `count_memory_${process.pid}_${Date.now()}`;
+      const driver = new PostgresDriver(testPostgresUrl(), 2);
+      await driver.run(`CREATE SCHEMA "${schema}"`);
+      await driver.run(`CREATE TABLE "${schema}"."Item" ("objectId" text COLLATE "C" PRIMARY KEY, "createdAt" text NOT NULL, "updatedAt" text NOT NULL, "_rperm" text[] NOT NULL, "_wperm" text[] NOT NULL, "data" jsonb NOT NULL)`);
+      await driver.run(`CREATE TABLE "${schema}"."_Join" ("owningClass" text, "owningField" text, "owningId" text, "relatedId" text)`);
+      return {
+        driver,
+        schema,
+        add: async (from, n) => {
+          await driver.run(
+            `INSERT INTO "${schema}"."Item" SELECT 'o' || lpad(i::text, 6, '0'), $3, $3, ARRAY['*'], ARRAY[]::text[], jsonb_build_object('score', i) FROM generate_series($1::int, $2::int) AS "g"("i")`,
+            [from, from + n - 1, T0],
+          );
+        },
+        close: async () => {
+          await driver.run(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+          await driver.close();
+        },
+      };
+    },
+  },
+];
+
+const score = { kind: 'doc', path: ['score'] } as const;
+const atLeast = (value: number): WhereNode => ({ kind: 'compare', field: score, op: 'gte', value, as: 'number' });
+const publicRows = (where: WhereNode): WhereNode => ({ kind: 'and', nodes: [where, { kind: 'acl', access: 'read', principals: ['*'] }] });
+const page = (where: WhereNode): FindQuery => ({ where, order: [{ field: score, as: 'number', descending: true }], limit: 3, skip: 0 });
+
+for (const backend of BACKENDS) {
+  describe(`remembered counts through the store [${backend.name}]`, () => {
+    let opened: Opened;
+    let memory: CountMemory;
+    let store: SqlAppStore;
+    let lifetimeMs = 60_000;
+
+    before(async () => {
+      opened = await backend.open();
+      await opened.add(0, 1500);
+      memory = new CountMemory(60_000);
+      store = new SqlAppStore(new AppNamespace(opened.driver, opened.schema), undefined, memory);
+    });
+    after(async () => {
+      await opened?.close();
+    });
+
+    it('answers a count over 1,000 again without counting, so a write behind its back is missed', async () => {
+      const everything = publicRows(atLeast(0));
+      assert.equal(await store.count('Item', everything), 1500);
+      await opened.add(1500, 10);
+      assert.equal(await store.count('Item', everything), 1500);
+      // A page with its count takes the remembered count too; the page itself is read.
+      const { objects, count } = await store.findWithCount('Item', page(everything), everything);
+      assert.equal(count, 1500);
+      assert.deepEqual(objects.map((object) => object.objectId), [id(1509), id(1508), id(1507)]);
+    });
+
+    it('forgets every count at a write of its own, which the next count includes', async () => {
+      await store.insert('Item', { object: { objectId: id(9000), createdAt: T0, updatedAt: T0, rperm: ['*'], wperm: [], data: { score: 9000 } }, relations: [] });
+      assert.equal(await store.count('Item', publicRows(atLeast(0))), 1511);
+      assert.equal(await store.delete('Item', id(9000), null), true);
+      assert.equal(await store.count('Item', publicRows(atLeast(0))), 1510);
+    });
+
+    it(`counts ${LARGE_COUNT} or fewer every time`, async () => {
+      const few = publicRows(atLeast(1000));
+      assert.equal(await store.count('Item', few), 510);
+      await opened.add(2000, 5);
+      assert.equal(await store.count('Item', few), 515);
+      const both = await store.findWithCount('Item', page(few), few);
+      assert.equal(both.count, 515);
+    });
+
+    it('counts again once the lifetime has passed', async () => {
+      lifetimeMs = 30;
+      memory = new CountMemory(lifetimeMs);
+      store = new SqlAppStore(new AppNamespace(opened.driver, opened.schema), undefined, memory);
+      const everything = publicRows(atLeast(0));
+      assert.equal(await store.count('Item', everything), 1515);
+      await opened.add(3000, 4);
+      assert.equal(await store.count('Item', everything), 1515);
+      await new Promise((resolve) => setTimeout(resolve, lifetimeMs + 20));
+      assert.equal(await store.count('Item', everything), 1519);
+    });
+
+    it('remembers nothing from inside a unit of work, and forgets at its end', async () => {
+      const everything = publicRows(atLeast(0));
+      memory = new CountMemory(60_000);
+      store = new SqlAppStore(new AppNamespace(opened.driver, opened.schema), undefined, memory);
+      assert.equal(await store.count('Item', everything), 1519);
+      await assert.rejects(
+        store.unitOfWork(async (unit) => {
+          await unit.insert('Item', { object: { objectId: id(9100), createdAt: T0, updatedAt: T0, rperm: ['*'], wperm: [], data: { score: 1 } }, relations: [] });
+          // The unit sees its own row; what it counts is not kept for the others.
+          assert.equal(await unit.count('Item', everything), 1520);
+          throw new Error('roll back');
+        }),
+        /roll back/,
+      );
+      await opened.add(4000, 2);
+      // The unit's end forgot the 1,519 taken before it: this count is counted.
+      assert.equal(await store.count('Item', everything), 1521);
+    });
+  });
+}
+
+describe('CountMemory', () => {
+  it('keeps nothing with a lifetime of 0, and nothing taken before a write', () => {
+    const off = new CountMemory(0);
+    off.remember('k', off.generation, 5000);
+    assert.equal(off.recall('k'), undefined);
+    const memory = new CountMemory(60_000);
+    const generation = memory.generation;
+    memory.written();
+    memory.remember('k', generation, 5000);
+    assert.equal(memory.recall('k'), undefined);
+    memory.remember('k', memory.generation, 5000);
+    assert.equal(memory.recall('k'), 5000);
+  });
+
+  it('drops the least recently used count past 500', () => {
+    const memory = new CountMemory(60_000);
+    for (let i = 0; i < 500; i++) memory.remember(`k${i}`, memory.generation, 2000 + i);
+    assert.equal(memory.recall('k0'), 2000);
+    memory.remember('k500', memory.generation, 2500);
+    assert.equal(memory.recall('k1'), undefined);
+    assert.equal(memory.recall('k0'), 2000);
+    assert.equal(memory.recall('k500'), 2500);
+  });
+});
