@@ -1,7 +1,7 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { registerFunctions } from './functions.ts';
-import type { ReaderReply, ReaderRequest } from './readers.ts';
+import { PROGRESS_INDEX, PROGRESS_STARTED, type ReadAnswer, type ReaderRead, type ReaderReply, type ReaderRequest } from './readers.ts';
 
 /**
  * One reader thread (readers.ts): read-only connections to the app files it is asked about,
@@ -44,15 +44,20 @@ function prepared(open: Connection, sql: string) {
   return entry;
 }
 
-function answer(request: Extract<ReaderRequest, { kind: 'read' }>): ReaderReply {
+function answer(read: ReaderRead): ReadAnswer {
+  const started = performance.now();
   try {
-    const { statement, columns } = prepared(connection(request.file), request.sql);
-    return { id: request.id, columns, rows: statement.all(...request.params) };
+    const { statement, columns } = prepared(connection(read.file), read.sql);
+    const rows = statement.all(...read.params);
+    return { id: read.id, columns, rows, ms: performance.now() - started };
   } catch (error) {
     const { code, message } = error as { code?: unknown; message?: unknown };
-    return { id: request.id, error: { code: typeof code === 'string' ? code : undefined, message: String(message ?? error) } };
+    return { id: read.id, error: { code: typeof code === 'string' ? code : undefined, message: String(message ?? error) }, ms: performance.now() - started };
   }
 }
+
+/** Shared with the pool (readers.ts): which read of the batch runs, and since when. */
+const progress = (workerData as { progress: Int32Array }).progress;
 
 parentPort!.on('message', (request: ReaderRequest) => {
   if (request.kind === 'forget') {
@@ -60,7 +65,14 @@ parentPort!.on('message', (request: ReaderRequest) => {
     connections.delete(request.file);
     return;
   }
-  parentPort!.postMessage(answer(request));
+  const answers: ReadAnswer[] = [];
+  request.reads.forEach((read, index) => {
+    // The start first: a pool that sees the new index sees its start too.
+    Atomics.store(progress, PROGRESS_STARTED, Math.max(0, Date.now() - request.sentAt));
+    Atomics.store(progress, PROGRESS_INDEX, index);
+    answers.push(answer(read));
+  });
+  parentPort!.postMessage({ answers } satisfies ReaderReply);
 });
 
 parentPort!.postMessage({ ready: true } satisfies ReaderReply);

@@ -101,6 +101,44 @@ describe('SQLite reads on reader threads', () => {
     assert.deepEqual(await driver.all('SELECT 3 AS "n"', [], READ), [{ n: 3 }]);
   });
 
+  it('send quick reads that wait together in one batch; one past its limit fails alone, the others are answered', async () => {
+    const driver = await driverWith(pool(1, 300));
+    const quick = 'SELECT regexp(?, ?) AS "m"';
+    // Run once, the text is known to be quick: from then on its reads may share a batch.
+    assert.deepEqual(await driver.all(quick, ['^a', 'abc'], READ), [{ m: 1 }]);
+    const reads = [driver.all(quick, ['^b', 'abc'], READ), driver.all(quick, ['^(a|a)*$', `${'a'.repeat(40)}!`], READ), driver.all(quick, ['c$', 'abc'], READ)];
+    const [one, endless, three] = await Promise.allSettled(reads);
+    assert.deepEqual(one, { status: 'fulfilled', value: [{ m: 0 }] });
+    assert.equal(endless?.status, 'rejected');
+    assert.equal(((endless as PromiseRejectedResult).reason as ApiError).code, 124);
+    assert.deepEqual(three, { status: 'fulfilled', value: [{ m: 1 }] });
+  });
+
+  it('send a read not known to be quick alone, so no other read waits behind it', async () => {
+    const driver = await driverWith(pool(2, 5_000));
+    assert.deepEqual(await driver.all('SELECT 1 AS "n"', [], READ), [{ n: 1 }]);
+    // The first read takes the one thread; the other two wait together for it (the second thread
+    // takes far longer to start), and the scan must not take the quick read along.
+    const first = driver.all('SELECT 1 AS "n"', [], READ);
+    let endlessSettled = false;
+    const endless = driver.all(ENDLESS, [], READ).finally(() => (endlessSettled = true));
+    const last = driver.all('SELECT 2 AS "n"', [], READ);
+    assert.deepEqual(await first, [{ n: 1 }]);
+    assert.deepEqual(await last, [{ n: 2 }]);
+    assert.equal(endlessSettled, false);
+    await assert.rejects(endless, (error: unknown) => error instanceof ApiError && error.code === 124);
+  });
+
+  it('answer each read of a batch, errors included, in its own place', async () => {
+    const driver = await driverWith(pool(1, 30_000));
+    const reads = Array.from({ length: 20 }, (_, i) => (i % 5 === 4 ? driver.all('SELECT "nothing" FROM "Missing"', [], READ) : driver.all(`SELECT ${i} AS "n"`, [], READ)));
+    const settled = await Promise.allSettled(reads);
+    settled.forEach((outcome, i) => {
+      if (i % 5 === 4) assert.match(String((outcome as PromiseRejectedResult).reason), /no such table: Missing/);
+      else assert.deepEqual(outcome, { status: 'fulfilled', value: [{ n: i }] });
+    });
+  });
+
   it('refuse a statement that writes', async () => {
     const driver = await driverWith(pool(1, 30_000));
     await assert.rejects(driver.all(`INSERT INTO "T" ("id") VALUES ('x') RETURNING "id"`, [], READ));
