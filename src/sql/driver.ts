@@ -48,6 +48,12 @@ export interface SqlDriver extends SqlExecutor {
    */
   insertRow(sql: string, params: readonly SqlParam[]): Promise<void>;
   /**
+   * A write with `RETURNING` outside a transaction, whose rows the caller reads. A driver may
+   * have it share a commit with the other writes of the same moment (SQLite, where a commit
+   * costs several statements); the caller is answered after that commit.
+   */
+  writeRows(sql: string, params: readonly SqlParam[]): Promise<Row[]>;
+  /**
    * A lookup of one row by key, outside a transaction: `sql` takes the key as its only parameter.
    * A driver may answer the lookups of one moment with one statement: `batched()` is that
    * statement, whose only parameter is the list of keys, and `column` names the key in its rows.

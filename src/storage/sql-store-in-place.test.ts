@@ -29,6 +29,10 @@ function counting<T extends new (...args: any[]) => SqlDriver>(Base: T) {
       this.counted.statements += 1;
       return super.run(sql, params, options);
     }
+    override writeRows(sql: string, params: readonly SqlParam[]): Promise<Row[]> {
+      this.counted.statements += 1;
+      return super.writeRows(sql, params);
+    }
     override transaction<R>(fn: (tx: SqlExecutor) => Promise<R>): Promise<R> {
       this.counted.transactions += 1;
       return super.transaction(fn);

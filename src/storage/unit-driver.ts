@@ -50,6 +50,10 @@ export class UnitDriver implements SqlDriver {
     await this.open.run(sql, params);
   }
 
+  writeRows(sql: string, params: readonly SqlParam[]): Promise<Row[]> {
+    return this.open.all(sql, params);
+  }
+
   async lookupRow(sql: string, key: string): Promise<Row | undefined> {
     return (await this.open.all(sql, [key]))[0];
   }

@@ -189,6 +189,11 @@ export class PostgresDriver implements SqlDriver {
     return new Promise<void>((resolve, reject) => this.inserts.add(sql, { params, resolve, reject }));
   }
 
+  /** Each statement outside a transaction commits alone on PostgreSQL; commits of many connections share a flush there. */
+  async writeRows(sql: string, params: readonly SqlParam[]): Promise<Row[]> {
+    return (await this.pool.query<Row>(this.statement(sql, params)).catch(this.cancelled)).rows;
+  }
+
   private insertAll(sql: string, rows: readonly PendingInsert[]): void {
     for (let start = 0; start < rows.length; start += MAX_ROWS_PER_INSERT) void this.insertTogether(sql, rows.slice(start, start + MAX_ROWS_PER_INSERT));
   }

@@ -38,6 +38,21 @@ describe('SQLite inserts of one turn', () => {
     await Promise.all([driver.insertRow(insert, ['d', 1]), driver.run('UPDATE "T" SET "n" = "n" + 10 WHERE "id" = ?', ['d']), driver.insertRow(insert, ['e', 2]), driver.insertRow(insert, ['f', 3])]);
     assert.deepEqual(await rows(), ['a=0', 'b=1', 'c=3', 'd=11', 'e=2', 'f=3']);
   });
+
+  it('answers the writes with RETURNING of a turn with their own rows, in order, a failing one alone', async () => {
+    const update = 'UPDATE "T" SET "n" = "n" + ? WHERE "id" = ? RETURNING "n"';
+    const failing = 'UPDATE "T" SET "n" = NULL WHERE "id" = ? RETURNING "n"';
+    const outcomes = await Promise.allSettled([
+      driver.writeRows(update, [1, 'a']),
+      driver.writeRows(update, [5, 'a']),
+      driver.writeRows(failing, ['b']),
+      driver.insertRow(insert, ['g', 7]),
+      driver.writeRows(update, [1, 'g']),
+      driver.writeRows(update, [1, 'missing']),
+    ]);
+    assert.deepEqual(outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : 'failed')), [[{ n: 1 }], [{ n: 6 }], 'failed', undefined, [{ n: 8 }], []]);
+    assert.deepEqual(await rows(), ['a=6', 'b=1', 'c=3', 'd=11', 'e=2', 'f=3', 'g=8']);
+  });
 });
 
 // Reading statements return arrays from SQLite, made into objects by the driver (rowsOf).

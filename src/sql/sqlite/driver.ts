@@ -76,12 +76,18 @@ export class SqliteDriver implements SqlDriver {
    */
   async run(sql: string, params: readonly SqlParam[] = []): Promise<number> {
     while (this.lock) await this.lock;
-    return this.enqueue(sql, params, false);
+    return this.enqueue(sql, params, false) as Promise<number>;
   }
 
-  private enqueue(sql: string, params: readonly SqlParam[], row: boolean): Promise<number> {
-    return new Promise<number>((resolve, reject) => {
-      this.pending.push({ sql, params, row, resolve, reject });
+  /** Joins the writes of the turn, as run does; answered with its RETURNING rows after their commit. */
+  async writeRows(sql: string, params: readonly SqlParam[]): Promise<Row[]> {
+    while (this.lock) await this.lock;
+    return this.enqueue(sql, params, false, true) as Promise<Row[]>;
+  }
+
+  private enqueue(sql: string, params: readonly SqlParam[], row: boolean, returning = false): Promise<number | Row[]> {
+    return new Promise<number | Row[]>((resolve, reject) => {
+      this.pending.push({ sql, params, row, returning, resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(() => this.flush());
@@ -116,13 +122,13 @@ export class SqliteDriver implements SqlDriver {
     if (batch.length === 1) {
       const [only] = batch;
       try {
-        only!.resolve(this.runNow(only!.sql, only!.params));
+        only!.resolve(only!.returning ? this.allNow(only!.sql, only!.params) : this.runNow(only!.sql, only!.params));
       } catch (error) {
         only!.reject(error);
       }
       return;
     }
-    const outcomes: ({ changes: number } | { error: unknown })[] = [];
+    const outcomes: ({ changes: number } | { rows: Row[] } | { error: unknown })[] = [];
     try {
       this.control.begin.run();
       for (let start = 0; start < batch.length; ) {
@@ -143,7 +149,7 @@ export class SqliteDriver implements SqlDriver {
         for (; start < end; start++) {
           const write = batch[start]!;
           try {
-            outcomes.push({ changes: this.runNow(write.sql, write.params) });
+            outcomes.push(write.returning ? { rows: this.allNow(write.sql, write.params) } : { changes: this.runNow(write.sql, write.params) });
           } catch (error) {
             if (!this.db.inTransaction) throw error;
             outcomes.push({ error });
@@ -159,7 +165,7 @@ export class SqliteDriver implements SqlDriver {
     batch.forEach((write, i) => {
       const outcome = outcomes[i]!;
       if ('error' in outcome) write.reject(outcome.error);
-      else write.resolve(outcome.changes);
+      else write.resolve('rows' in outcome ? outcome.rows : outcome.changes);
     });
   }
 
@@ -309,7 +315,9 @@ interface PendingWrite {
   readonly params: readonly SqlParam[];
   /** A single-row INSERT … VALUES (…) of Basalt's own, which may share a statement (insertRow). */
   readonly row: boolean;
-  readonly resolve: (changes: number) => void;
+  /** Answered with its RETURNING rows (writeRows) rather than the count of rows changed. */
+  readonly returning: boolean;
+  readonly resolve: (outcome: number | Row[]) => void;
   readonly reject: (error: unknown) => void;
 }
 
