@@ -58,6 +58,8 @@ async function startServer(name: string, env: Record<string, string>): Promise<{
       // A webhook receiver that never answers fails its call in 3 s, not 30 (test/api/webhooks-functions.test.ts);
       // long enough for a test to look at the queue while a receiver holds a call (webhooks-after.test.ts).
       BASALT_WEBHOOK_TIMEOUT: '3000',
+      // A remembered count outlives any pause of a loaded machine within a test (count-memory.test.ts).
+      BASALT_COUNT_CACHE_TIME: '60000',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
