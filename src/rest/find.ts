@@ -127,7 +127,8 @@ async function answerQuery(ctx: RequestContext, className: string, params: FindP
   // count is taken from the budget and no scan is noted, since nothing is read.
   if (explain) return ok(explainBody(await ctx.app.store.explain(className, find, countWhere, hint)));
   if (withCount) await takeCountQuery(ctx);
-  if (limit > 0 || withCount) await noteScan(ctx, className, schema, parsed.where, order);
+  // An index that serves the text serves it until the schema changes, which drops `planned`.
+  if ((limit > 0 || withCount) && !planned.served) planned.served = await noteScan(ctx, className, schema, parsed.where, order);
   const run = async (): Promise<{ objects: StoredObject[]; count?: number }> => {
     if (find && countWhere) return ctx.app.store.findWithCount(className, find, countWhere);
     if (countWhere) return { objects: [], count: await ctx.app.store.count(className, countWhere, hint) };

@@ -18,6 +18,8 @@ export interface PlannedText {
   readonly order: readonly OrderKey[];
   /** Secured queries by caller key (`securedKey`). */
   readonly secured: Map<string, SecuredQuery>;
+  /** Set once an index of these schemas is known to serve the query (rest/scan-log.ts): no scan to note. */
+  served?: boolean;
 }
 
 export interface SecuredQuery {
@@ -27,7 +29,8 @@ export interface SecuredQuery {
 
 /** Longer query texts are parsed each time: a key that long costs what it saves. */
 const MAX_KEY_LENGTH = 2048;
-const MAX_TEXTS = 256;
+/** Query texts kept per schema map; past it, the text least recently kept goes. */
+const MAX_TEXTS = 1024;
 const MAX_CALLERS = 64;
 
 const bySchemas = new WeakMap<ReadonlyMap<string, ClassSchema>, Map<string, PlannedText>>();
@@ -46,7 +49,9 @@ export function plannedText(schemas: ReadonlyMap<string, ClassSchema>, key: stri
 export function keepText(schemas: ReadonlyMap<string, ClassSchema>, key: string, parsed: ParsedQuery, order: readonly OrderKey[]): PlannedText {
   let texts = bySchemas.get(schemas);
   if (!texts) bySchemas.set(schemas, (texts = new Map()));
-  if (texts.size >= MAX_TEXTS) texts.clear();
+  // One text out, not all: an app cycling through a few more texts than the limit (a page per
+  // value of a range) would otherwise find none of them again.
+  if (texts.size >= MAX_TEXTS) texts.delete(texts.keys().next().value!);
   const planned: PlannedText = { parsed, order, secured: new Map() };
   texts.set(key, planned);
   return planned;

@@ -198,13 +198,15 @@ const scans = new Map<string, Map<string, ScanEntry>>();
 /**
  * Logs and counts a query on `className` that no index serves, when the class holds more rows
  * than the app's `rateLimits.scanWarningRows` (10,000 by default). Never fails the query.
+ * Resolves whether an index serves it, which holds as long as the schema does.
  */
-export async function noteScan(ctx: RequestContext, className: string, schema: ClassSchema, where: WhereNode, order: readonly OrderKey[]): Promise<void> {
+export async function noteScan(ctx: RequestContext, className: string, schema: ClassSchema, where: WhereNode, order: readonly OrderKey[]): Promise<boolean> {
   const found = coverage(where, order, schema);
-  if (found.served) return;
+  if (found.served) return true;
   const threshold = Math.min(limitsOf(ctx).scanWarningRows, MAX_SCAN_WARNING_ROWS);
-  if (!(await isLarge(ctx, className, threshold))) return;
+  if (!(await isLarge(ctx, className, threshold))) return false;
   record(ctx, { className, schema, where, order }, found.suggestion, threshold);
+  return false;
 }
 
 /**
