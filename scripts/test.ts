@@ -60,6 +60,8 @@ async function startServer(name: string, env: Record<string, string>): Promise<{
       BASALT_WEBHOOK_TIMEOUT: '3000',
       // A remembered count outlives any pause of a loaded machine within a test (count-memory.test.ts).
       BASALT_COUNT_CACHE_TIME: '60000',
+      // Test files start more processes on the one PostgreSQL: each keeps to the old default.
+      BASALT_DATABASE_POOL_SIZE: '10',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

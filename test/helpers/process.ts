@@ -36,7 +36,7 @@ export function tempDir(): string {
 
 /** Runs `src/main.ts` with these arguments and environment (no BASALT_ variables inherited). */
 export function run(args: string[], env: Record<string, string>): Started {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: ROOT, env: { ...baseEnv(), BASALT_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: ROOT, env: { ...baseEnv(), BASALT_LOG_LEVEL: 'warn', BASALT_DATABASE_POOL_SIZE: '10', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (chunk) => (out += chunk));
