@@ -27,6 +27,11 @@ export class CountMemory {
   /** `lifetimeMs` 0 keeps nothing. */
   constructor(private readonly lifetimeMs: number) {}
 
+  /** Whether anything is ever kept: with a lifetime of 0 no key need be made. */
+  get enabled(): boolean {
+    return this.lifetimeMs > 0;
+  }
+
   /** Read before a count runs; handed back to `remember` with its result. */
   get generation(): number {
     return this.current;

@@ -59,7 +59,7 @@ export class SqlAppStore implements AppStore {
 
   /** Inside a unit of work a count may see the unit's own writes: it is neither recalled nor kept. */
   private get remembersCounts(): boolean {
-    return !(this.ns.driver instanceof UnitDriver);
+    return this.counts.enabled && !(this.ns.driver instanceof UnitDriver);
   }
 
   private readonly tables = (className: string) => this.ns.table(className);

@@ -1,6 +1,7 @@
-import { useState, type KeyboardEvent } from 'react';
+import type { KeyboardEvent } from 'react';
 import type { Column } from './columns.ts';
-import { editedAsJson, editedValue, editText } from './edit-values.ts';
+import { editedAsJson } from './edit-values.ts';
+import { useEditedText } from './useEditedText.ts';
 
 const PLACEHOLDERS: Partial<Record<Column['type'], string>> = {
   Date: '2024-01-31T12:00:00Z',
@@ -13,18 +14,10 @@ const PLACEHOLDERS: Partial<Record<Column['type'], string>> = {
  * Escape leaves the value as it was. A value that does not fit the type is said, not sent.
  */
 export function CellEditor(props: { column: Column; value: unknown; onSave(value: unknown): void; onCancel(): void }) {
-  const [text, setText] = useState(() => editText(props.column, props.value));
-  const [problem, setProblem] = useState<string | null>(null);
+  const { text, problem, change, commit } = useEditedText(props.column, props.value, props.onSave);
   const label = `New value of ${props.column.name}`;
   const json = editedAsJson(props.column);
 
-  const commit = (raw: string) => {
-    try {
-      props.onSave(editedValue(props.column, raw));
-    } catch (error) {
-      setProblem((error as Error).message);
-    }
-  };
   const keyDown = (event: KeyboardEvent) => {
     event.stopPropagation();
     if (event.key === 'Enter' && (!json || event.ctrlKey || event.metaKey)) {
@@ -49,10 +42,7 @@ export function CellEditor(props: { column: Column; value: unknown; onSave(value
       <div className="json-editor" role="dialog" aria-label={`Edit ${props.column.name}`}>
         <label>
           {props.column.name} ({props.column.type}, JSON)
-          <textarea autoFocus aria-label={label} aria-invalid={problem ? true : undefined} rows={10} spellCheck={false} value={text} onChange={(e) => {
-          setText(e.target.value);
-          setProblem(null);
-        }} onKeyDown={keyDown} />
+          <textarea autoFocus aria-label={label} aria-invalid={problem ? true : undefined} rows={10} spellCheck={false} value={text} onChange={(e) => change(e.target.value)} onKeyDown={keyDown} />
         </label>
         {problem && <p role="alert" className="problem">{problem}</p>}
         <div className="buttons">
@@ -70,10 +60,7 @@ export function CellEditor(props: { column: Column; value: unknown; onSave(value
         aria-invalid={problem ? true : undefined}
         type={props.column.type === 'Number' ? 'number' : 'text'}
         value={text}
-        onChange={(e) => {
-          setText(e.target.value);
-          setProblem(null);
-        }}
+        onChange={(e) => change(e.target.value)}
         onKeyDown={keyDown}
         onBlur={props.onCancel}
         placeholder={PLACEHOLDERS[props.column.type]}

@@ -1,8 +1,8 @@
-import { useState, type KeyboardEvent } from 'react';
+import type { KeyboardEvent } from 'react';
 import type { AppApi } from '../../api/client.ts';
 import type { ClassSchema, ParseObject } from '../../api/types.ts';
 import type { Column } from './columns.ts';
-import { editedValue, editText } from './edit-values.ts';
+import { useEditedText } from './useEditedText.ts';
 import { labelField, PICK_LIMIT, pointerSearch } from './pickers.ts';
 import { useSearch } from '../shared/useSearch.ts';
 
@@ -12,20 +12,12 @@ import { useSearch } from '../shared/useSearch.ts';
  * name, username or title column).
  */
 export function PointerPicker(props: { api: AppApi; column: Column; target: ClassSchema | undefined; value: unknown; onSave(value: unknown): void; onCancel(): void }) {
-  const [text, setText] = useState(() => editText(props.column, props.value));
-  const [problem, setProblem] = useState<string | null>(null);
+  const { text, problem, change, commit } = useEditedText(props.column, props.value, props.onSave);
   const target = props.column.targetClass ?? '';
   const label = labelField(props.target);
   const { matches, problem: searchProblem } = useSearch<ParseObject>(text, (typed) =>
     props.api.find(target, { where: pointerSearch(typed, label), order: 'objectId', limit: PICK_LIMIT, keys: label ? [label] : ['objectId'] }),
   );
-  const commit = (raw: string) => {
-    try {
-      props.onSave(editedValue(props.column, raw));
-    } catch (error) {
-      setProblem((error as Error).message);
-    }
-  };
   const keyDown = (event: KeyboardEvent) => {
     event.stopPropagation();
     if (event.key === 'Enter') {
@@ -37,10 +29,7 @@ export function PointerPicker(props: { api: AppApi; column: Column; target: Clas
     <div className="json-editor" role="dialog" aria-label={`Edit ${props.column.name}`}>
       <label>
         {props.column.name} (Pointer → {target}): an objectId{label ? ` or the start of a ${label}` : ''}
-        <input autoFocus aria-label={`New value of ${props.column.name}`} aria-invalid={problem ? true : undefined} value={text} placeholder="objectId" onKeyDown={keyDown} onChange={(e) => {
-          setText(e.target.value);
-          setProblem(null);
-        }} />
+        <input autoFocus aria-label={`New value of ${props.column.name}`} aria-invalid={problem ? true : undefined} value={text} placeholder="objectId" onKeyDown={keyDown} onChange={(e) => change(e.target.value)} />
       </label>
       {problem && <p role="alert" className="problem">{problem}</p>}
       {searchProblem && <p className="problem">{searchProblem}</p>}
