@@ -50,9 +50,11 @@ export interface SqlDriver extends SqlExecutor {
   /**
    * A write with `RETURNING` outside a transaction, whose rows the caller reads. A driver may
    * have it share a commit with the other writes of the same moment (SQLite, where a commit
-   * costs several statements); the caller is answered after that commit.
+   * costs several statements; PostgreSQL, for writes of the same text that name their `row`); the
+   * caller is answered after that commit. `row` names the one row the write changes: writes of
+   * the same row are never sent together, and writes without it are always sent alone.
    */
-  writeRows(sql: string, params: readonly SqlParam[]): Promise<Row[]>;
+  writeRows(sql: string, params: readonly SqlParam[], row?: string): Promise<Row[]>;
   /**
    * A lookup of one row by key, outside a transaction: `sql` takes the key as its only parameter.
    * A driver may answer the lookups of one moment with one statement: `batched()` is that

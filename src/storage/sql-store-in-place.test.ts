@@ -29,9 +29,9 @@ function counting<T extends new (...args: any[]) => SqlDriver>(Base: T) {
       this.counted.statements += 1;
       return super.run(sql, params, options);
     }
-    override writeRows(sql: string, params: readonly SqlParam[]): Promise<Row[]> {
+    override writeRows(sql: string, params: readonly SqlParam[], row?: string): Promise<Row[]> {
       this.counted.statements += 1;
-      return super.writeRows(sql, params);
+      return super.writeRows(sql, params, row);
     }
     override transaction<R>(fn: (tx: SqlExecutor) => Promise<R>): Promise<R> {
       this.counted.transactions += 1;

@@ -311,7 +311,7 @@ export class SqlAppStore implements AppStore {
     let rows: Row[];
     try {
       // No sum can overflow here: numbers past 1e300 are left to the path that reads the row.
-      rows = await this.ns.driver.writeRows(sql, params);
+      rows = await this.ns.driver.writeRows(sql, params, objectId);
     } catch (error) {
       throw this.translate(error);
     }

@@ -5,6 +5,7 @@ import type { SqlDriver, SqlExecutor, SqlParam, Row, StatementOptions } from '..
 import { postgresDialect } from './dialect.ts';
 import { LookupBatcher } from '../lookup-batcher.ts';
 import { multiRowInsert } from '../multi-row.ts';
+import { writesTogether } from './writes-together.ts';
 import { TurnQueue } from '../turn-queue.ts';
 import { OneAtATime } from './one-at-a-time.ts';
 import { PostgresSharedSlots } from './shared-slots.ts';
@@ -15,15 +16,24 @@ pg.types.setTypeParser(20, (value) => Number(value));
 pg.types.setTypeParser(1700, (value) => Number(value));
 
 const MAX_PREPARED = 500;
-/** Multi-row INSERTs of at most this many rows are prepared, at most this many texts in all. */
+/** Multi-row INSERTs and combined writes of at most this many rows are prepared, at most this many texts in all. */
 const PREPARED_ROW_COUNTS = 64;
-const MAX_PREPARED_MULTI_ROW = 200;
+const MAX_PREPARED_COMBINED = 200;
 /** Rows of one multi-row INSERT: well below PostgreSQL's 65,535 parameters a statement. */
 const MAX_ROWS_PER_INSERT = 500;
+/** Writes of one combined statement (writesTogether); as many as are prepared. */
+const MAX_WRITES_TOGETHER = PREPARED_ROW_COUNTS;
 
 interface PendingInsert {
   readonly params: readonly SqlParam[];
   readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+interface PendingWrite {
+  readonly params: readonly SqlParam[];
+  readonly row: string;
+  readonly resolve: (rows: Row[]) => void;
   readonly reject: (error: unknown) => void;
 }
 
@@ -46,9 +56,10 @@ export class PostgresDriver implements SqlDriver {
    */
   private readonly planned: Pool;
   private readonly names = new Map<string, string>();
-  private readonly multiRowStatements = new Map<string, { readonly name: string; readonly text: string }[]>();
-  private multiRowNames = 0;
+  private readonly combinedStatements = new Map<string, { readonly name: string; readonly text: string }[]>();
+  private combinedNames = 0;
   private readonly inserts = new TurnQueue<string, PendingInsert>((sql, rows) => this.insertAll(sql, rows));
+  private readonly writes = new TurnQueue<string, PendingWrite>((sql, writes) => this.writeAll(sql, writes));
   private readonly lookups = new LookupBatcher(async (sql, params) => (await this.pool.query<Row>(this.statement(sql, params)).catch(this.cancelled)).rows);
   readonly sharedSlots: PostgresSharedSlots;
 
@@ -189,9 +200,59 @@ export class PostgresDriver implements SqlDriver {
     return new Promise<void>((resolve, reject) => this.inserts.add(sql, { params, resolve, reject }));
   }
 
-  /** Each statement outside a transaction commits alone on PostgreSQL; commits of many connections share a flush there. */
-  async writeRows(sql: string, params: readonly SqlParam[]): Promise<Row[]> {
+  /**
+   * Writes of one text made in the same event-loop turn, each of its own row, go to PostgreSQL as
+   * one statement (writesTogether): one round trip, one snapshot and one commit for all, where a
+   * commit and the round trips around it cost PostgreSQL more than a one-row update does. Should
+   * that statement fail, nothing of it was written, and each write is sent again alone so that
+   * every caller gets its own answer.
+   */
+  writeRows(sql: string, params: readonly SqlParam[], row?: string): Promise<Row[]> {
+    if (row === undefined) return this.writeAlone(sql, params);
+    return new Promise<Row[]>((resolve, reject) => this.writes.add(sql, { params, row, resolve, reject }));
+  }
+
+  private async writeAlone(sql: string, params: readonly SqlParam[]): Promise<Row[]> {
     return (await this.pool.query<Row>(this.statement(sql, params)).catch(this.cancelled)).rows;
+  }
+
+  /**
+   * Splits a turn's writes into statements of different rows each. Each statement takes its rows
+   * in the order of their keys, so two statements running at once wait for each other's row
+   * locks in one order and never deadlock.
+   */
+  private writeAll(sql: string, writes: readonly PendingWrite[]): void {
+    let rest = writes;
+    while (rest.length > 0) {
+      const together: PendingWrite[] = [];
+      const later: PendingWrite[] = [];
+      const rows = new Set<string>();
+      for (const write of rest) {
+        if (together.length < MAX_WRITES_TOGETHER && !rows.has(write.row)) {
+          rows.add(write.row);
+          together.push(write);
+        } else later.push(write);
+      }
+      together.sort((a, b) => (a.row < b.row ? -1 : a.row > b.row ? 1 : 0));
+      void this.writeTogether(sql, together);
+      rest = later;
+    }
+  }
+
+  private async writeTogether(sql: string, writes: readonly PendingWrite[]): Promise<void> {
+    if (writes.length > 1) {
+      try {
+        const values = writes.flatMap((write) => write.params);
+        const { rows } = await this.pool.query<Row>(this.combinedStatement(sql, writes[0]!.params.length, writes.length, values, writesTogether));
+        const answers = writes.map((): Row[] => []);
+        for (const { _i: step, ...row } of rows) answers[step as number]!.push(row);
+        writes.forEach((write, i) => write.resolve(answers[i]!));
+        return;
+      } catch {
+        // Each write alone below: the failing one gets its own error, the others are written.
+      }
+    }
+    await Promise.all(writes.map((write) => this.writeAlone(sql, write.params).then(write.resolve, write.reject)));
   }
 
   private insertAll(sql: string, rows: readonly PendingInsert[]): void {
@@ -199,22 +260,23 @@ export class PostgresDriver implements SqlDriver {
   }
 
   /**
-   * `count` rows of a single-row INSERT as a prepared statement: under a steady stream of creates
+   * `count` rows of a single-row INSERT (`combine`: multiRowInsert), or `count` writes of one text
+   * (writesTogether), as a prepared statement: under a steady stream of creates
    * the same few counts come back again and again, and PostgreSQL parses and plans each text once
    * per connection instead of for every batch (half its work on a create). Only the counts up to
    * PREPARED_ROW_COUNTS are kept and named, within a budget of their own, so that bursts of every
    * size cannot crowd out the statements of reads (see statement).
    */
-  private multiRowStatement(sql: string, perRow: number, count: number, values: unknown[]): QueryConfig {
-    if (count > PREPARED_ROW_COUNTS) return { text: multiRowInsert(sql, count, perRow), values };
-    let forCounts = this.multiRowStatements.get(sql);
+  private combinedStatement(sql: string, perRow: number, count: number, values: unknown[], combine: (sql: string, count: number, perRow: number) => string): QueryConfig {
+    if (count > PREPARED_ROW_COUNTS) return { text: combine(sql, count, perRow), values };
+    let forCounts = this.combinedStatements.get(sql);
     let statement = forCounts?.[count];
     if (statement === undefined) {
-      const text = multiRowInsert(sql, count, perRow);
+      const text = combine(sql, count, perRow);
       // Names are never reused: a connection keeps the text it prepared under a name.
-      if (this.multiRowNames >= MAX_PREPARED_MULTI_ROW) return { text, values };
-      statement = { name: `basalt_rows_${this.multiRowNames++}`, text };
-      if (forCounts === undefined) this.multiRowStatements.set(sql, (forCounts = []));
+      if (this.combinedNames >= MAX_PREPARED_COMBINED) return { text, values };
+      statement = { name: `basalt_rows_${this.combinedNames++}`, text };
+      if (forCounts === undefined) this.combinedStatements.set(sql, (forCounts = []));
       forCounts[count] = statement;
     }
     return { ...statement, values };
@@ -224,7 +286,7 @@ export class PostgresDriver implements SqlDriver {
     if (rows.length > 1) {
       try {
         const values = rows.flatMap((row) => row.params);
-        await this.pool.query(this.multiRowStatement(sql, rows[0]!.params.length, rows.length, values));
+        await this.pool.query(this.combinedStatement(sql, rows[0]!.params.length, rows.length, values, multiRowInsert));
         for (const row of rows) row.resolve();
         return;
       } catch {

@@ -1,0 +1,106 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { PostgresDriver } from './driver.ts';
+import { testPostgresUrl } from './connection.test-helper.ts';
+import { writesTogether } from './writes-together.ts';
+
+describe('writesTogether', () => {
+  const single = 'UPDATE "s"."t" SET "n" = "n" + $1 WHERE "id" = $2 RETURNING "n" AS "r0"';
+
+  it('makes each write a WITH step of its own, placeholders numbered on, rows marked with their step', () => {
+    assert.equal(
+      writesTogether(single, 3, 2),
+      'WITH "w0" AS (UPDATE "s"."t" SET "n" = "n" + $1 WHERE "id" = $2 RETURNING "n" AS "r0"), ' +
+        '"w1" AS (UPDATE "s"."t" SET "n" = "n" + $3 WHERE "id" = $4 RETURNING "n" AS "r0"), ' +
+        '"w2" AS (UPDATE "s"."t" SET "n" = "n" + $5 WHERE "id" = $6 RETURNING "n" AS "r0") ' +
+        'SELECT 0 AS "_i", * FROM "w0" UNION ALL SELECT 1 AS "_i", * FROM "w1" UNION ALL SELECT 2 AS "_i", * FROM "w2"',
+    );
+  });
+
+  it('renumbers past nine without mixing digits up', () => {
+    const wide = `UPDATE "t" SET ${Array.from({ length: 11 }, (_, i) => `"c${i}" = $${i + 1}`).join(', ')} RETURNING 1 AS "r"`;
+    assert.ok(writesTogether(wide, 2, 11).includes('"c9" = $21, "c10" = $22 RETURNING'));
+  });
+
+  it('refuses a statement that returns nothing', () => {
+    assert.throws(() => writesTogether('UPDATE "t" SET "n" = 1', 2, 0), /RETURNING/);
+    assert.throws(() => writesTogether('SELECT 1 RETURNING', 2, 0), /RETURNING/);
+  });
+});
+
+/**
+ * PostgresDriver.writeRows with a row named: the writes of one turn share one statement, which
+ * shows in PostgreSQL's transaction ids (`xmin` of the rows written); each caller still gets its
+ * own rows and its own error.
+ */
+describe('PostgreSQL writes of one moment, together', () => {
+  const schema = `writes_together_${process.pid}`;
+  const table = `"${schema}"."t"`;
+  const update = `UPDATE ${table} SET "n" = "n" + $1 WHERE "id" = $2 RETURNING "n" AS "r0", xmin::text AS "tx"`;
+  let driver: PostgresDriver;
+
+  before(async () => {
+    driver = new PostgresDriver(testPostgresUrl(), 4);
+    await driver.run(`CREATE SCHEMA "${schema}"`);
+    // int4: a sum past 2^31 fails the statement (22003), which is how one write fails below.
+    await driver.run(`CREATE TABLE ${table} ("id" text PRIMARY KEY, "n" int4 NOT NULL)`);
+  });
+  after(async () => {
+    await driver.run(`DROP SCHEMA "${schema}" CASCADE`);
+    await driver.close();
+  });
+
+  async function reset(count: number): Promise<string[]> {
+    await driver.run(`DELETE FROM ${table}`);
+    const ids = Array.from({ length: count }, (_, i) => `row${String(i).padStart(3, '0')}`);
+    await driver.run(`INSERT INTO ${table} SELECT unnest($1::text[]), 0`, [ids]);
+    return ids;
+  }
+
+  it('answers each write with its own row, all written by one transaction', async () => {
+    const ids = await reset(10);
+    const answers = await Promise.all(ids.map((id, i) => driver.writeRows(update, [i + 1, id], id)));
+    assert.deepEqual(answers.map((rows) => rows.map((row) => row.r0)), ids.map((_, i) => [i + 1]));
+    assert.equal(new Set(answers.map((rows) => rows[0]!.tx)).size, 1, 'one transaction wrote every row');
+    const stored = await driver.all(`SELECT "id", "n" FROM ${table} ORDER BY "id"`);
+    assert.deepEqual(stored, ids.map((id, i) => ({ id, n: i + 1 })));
+  });
+
+  it('sends writes without a row alone, one transaction each', async () => {
+    const ids = await reset(3);
+    const answers = await Promise.all(ids.map((id) => driver.writeRows(update, [1, id])));
+    assert.equal(new Set(answers.map((rows) => rows[0]!.tx)).size, 3);
+  });
+
+  it('never puts two writes of the same row in one statement, and loses neither', async () => {
+    const [id] = await reset(1);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => driver.writeRows(update, [1, id!], id!)));
+    assert.deepEqual(answers.map((rows) => rows[0]!.r0).sort(), [1, 2, 3, 4, 5]);
+    assert.deepEqual(await driver.all(`SELECT "n" FROM ${table}`), [{ n: 5 }]);
+  });
+
+  it('answers a write that matches no row with no rows, beside the others', async () => {
+    const ids = await reset(2);
+    const answers = await Promise.all([driver.writeRows(update, [1, ids[0]!], ids[0]), driver.writeRows(update, [1, 'missing'], 'missing'), driver.writeRows(update, [1, ids[1]!], ids[1])]);
+    assert.deepEqual(answers.map((rows) => rows.map((row) => row.r0)), [[1], [], [1]]);
+  });
+
+  it('fails only the write that fails: the others are written, each once', async () => {
+    const ids = await reset(4);
+    const settled = await Promise.allSettled(ids.map((id, i) => driver.writeRows(update, [i === 2 ? 2 ** 31 - 1 + 10 : 1, id], id)));
+    assert.deepEqual(settled.map((result) => result.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    assert.equal((settled[2] as PromiseRejectedResult).reason.code, '22003');
+    assert.ok(driver.outOfRange((settled[2] as PromiseRejectedResult).reason));
+    const stored = await driver.all(`SELECT "id", "n" FROM ${table} ORDER BY "id"`);
+    assert.deepEqual(stored, ids.map((id, i) => ({ id, n: i === 2 ? 0 : 1 })));
+  });
+
+  it('splits a turn of more writes than one statement takes, each part of different rows', async () => {
+    const ids = await reset(100);
+    const answers = await Promise.all(ids.map((id) => driver.writeRows(update, [1, id], id)));
+    assert.ok(answers.every((rows) => rows.length === 1 && rows[0]!.r0 === 1));
+    const transactions = new Set(answers.map((rows) => rows[0]!.tx));
+    assert.equal(transactions.size, 2, '64 writes in one statement, 36 in the next');
+    assert.deepEqual(await driver.all(`SELECT sum("n")::int AS "total" FROM ${table}`), [{ total: 100 }]);
+  });
+});
