@@ -56,6 +56,14 @@ export abstract class CompilerBase {
    * Where it cannot, a hint changes nothing in the SQL.
    */
   readonly indexHints: boolean = false;
+  /**
+   * Whether a page whose permission test its index's entries can make (`permissionsInRange`)
+   * first picks its ids from the index alone, then reads only those rows. PostgreSQL tests a
+   * plain index scan's filter on the row, so a user who may read one object in twenty had each
+   * page read some four hundred rows to keep twenty; an index-only scan tests the entries (see
+   * docs/architecture.md, "Rows read last"). SQLite already tests an entry before reading its row.
+   */
+  readonly lateRowReads: boolean = false;
   /** The class's table as a FROM item read through the hinted index; the table itself by default. */
   hinted(table: string, _className: string, _hint: IndexHint | undefined): string {
     return table;

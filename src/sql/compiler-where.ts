@@ -23,6 +23,16 @@ function readsStoredRange(node: WhereNode): boolean {
   }
 }
 
+/**
+ * The where reads a range of an index over stored columns and tests a read permission with
+ * principals besides "*": the index's entries carry the permission list (`storedIndexInclude`),
+ * so which entries pass can be decided before any row is read (see `lateRowReads`).
+ */
+export function permissionsInRange(where: WhereNode): boolean {
+  const nodes = where.kind === 'and' ? where.nodes : [where];
+  return nodes.some((node) => node.kind === 'acl' && node.access === 'read' && node.principals.some((principal) => principal !== '*')) && nodes.some(readsStoredRange);
+}
+
 /** The field is read from its stored column (fieldExpr), whose indexes carry PUBLIC_COLUMN. */
 function readsPublicColumn(field: FieldRef, as: ValueKind): boolean {
   return field.kind === 'doc' && field.stored?.publicColumn === true && field.stored.as === as;

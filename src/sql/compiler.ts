@@ -4,6 +4,7 @@ import { ident, safeKey, type Params } from './params.ts';
 import { nearestRings } from './geo.ts';
 import { pageNumber, type CompiledSql } from './compiler-base.ts';
 import { PageCompiler } from './compiler-pages.ts';
+import { permissionsInRange } from './compiler-where.ts';
 
 // The compiler's public face: SqlCompiler, which dialects extend, and what they and the
 // aggregate compiler share with it.
@@ -87,9 +88,15 @@ export abstract class SqlCompiler extends PageCompiler {
     const from = this.hinted(table(className), className, query.hint);
     const counted = countWhere ? `, (SELECT count(*) FROM ${from} WHERE ${this.where(countWhere, params)}) AS "_n"` : '';
     const where = this.where(query.where, params);
-    let sql = `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()}${counted} FROM ${from} WHERE ${where} ORDER BY ${this.orderBy(query.order, params)}`;
-    sql += literalPage ? ` LIMIT ${pageNumber(query.limit)} OFFSET ${pageNumber(query.skip)}` : ` LIMIT ${this.limit(query.limit, params)} OFFSET ${params.add(query.skip)}`;
-    return { sql, params: params.values };
+    const order = this.orderBy(query.order, params);
+    const page = literalPage ? ` LIMIT ${pageNumber(query.limit)} OFFSET ${pageNumber(query.skip)}` : ` LIMIT ${this.limit(query.limit, params)} OFFSET ${params.add(query.skip)}`;
+    if (this.lateRowReads && this.reusablePlaceholders && permissionsInRange(query.where)) {
+      // The ids of the page from the index alone, numbered in the page's order, then their rows.
+      const ids = `SELECT "objectId", row_number() OVER (ORDER BY ${order}) AS "_r" FROM ${from} WHERE ${where} ORDER BY ${order}${page}`;
+      const sql = `SELECT "_t"."objectId", "_t"."createdAt", "_t"."updatedAt", ${this.selectDoc()}${counted} FROM (${ids}) AS "_k" JOIN ${table(className)} AS "_t" ON "_t"."objectId" = "_k"."objectId" ORDER BY "_k"."_r"`;
+      return { sql, params: params.values };
+    }
+    return { sql: `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()}${counted} FROM ${from} WHERE ${where} ORDER BY ${order}${page}`, params: params.values };
   }
 
   count(table: (className: string) => string, className: string, where: WhereNode, hint?: IndexHint): CompiledSql {

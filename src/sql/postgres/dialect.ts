@@ -36,6 +36,7 @@ export class PostgresCompiler extends SqlCompiler implements AggregateDialect, I
   readonly keyType = 'text COLLATE "C"';
   override readonly supportsWritableCte = true;
   override readonly reusablePlaceholders = true;
+  override readonly lateRowReads = true;
   override readonly lockClause = ' FOR UPDATE';
 
   explainSql(sql: string): string {
