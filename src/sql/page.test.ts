@@ -107,3 +107,30 @@ it('a page with its count is one statement, the count a scalar subquery bound fi
   const near: FindQuery = { where: { kind: 'geoWithinDistance', field: loc, point, maxRadians: 0.01, indexed: true }, order: [{ field: loc, as: 'number', descending: false, distanceFrom: point }], limit: 20, skip: 0 };
   assert.equal(postgresDialect.countedSelect(table, 'Item', near, countWhere), null);
 });
+
+it("on PostgreSQL a user's page of an indexed range picks its ids first, then reads their rows; SQLite and other pages read rows as they go", () => {
+  const score = { kind: 'doc', path: ['score'], stored: { column: 'f.score', as: 'number', publicColumn: true } } as const;
+  const acl = (principals: string[]) => ({ kind: 'acl', access: 'read', principals }) as const;
+  const ranged = (principals: string[]): FindQuery => ({
+    where: { kind: 'and', nodes: [{ kind: 'compare', field: score, op: 'gte', value: 10, as: 'number' }, acl(principals)] },
+    order: [{ field: score, as: 'number', descending: true }],
+    limit: 20,
+    skip: 0,
+  });
+  const user = postgresDialect.select(table, 'Item', ranged(['*', 'u1']));
+  assert.equal(
+    user.sql,
+    'SELECT "objectId", "createdAt", "updatedAt", "data"::text AS "data" FROM "Item" WHERE "objectId" = ANY(ARRAY(' +
+      'SELECT "objectId" FROM "Item" WHERE ("f.score" >= $1) AND ("_public" OR "_rperm" && $2::text[]) ORDER BY "f.score" DESC NULLS LAST, ("objectId" COLLATE "C") ASC LIMIT $3 OFFSET $4' +
+      ')) ORDER BY "f.score" DESC NULLS LAST, ("objectId" COLLATE "C") ASC',
+  );
+  assert.deepEqual(user.params, [10, ['u1'], 20, 0]);
+  // Anyone's page: every entry of the range passes or fails on "*" alone, and rows are read as found.
+  assert.doesNotMatch(postgresDialect.select(table, 'Item', ranged(['*'])).sql, /ANY\(ARRAY/);
+  // A range of the document, not of an index's column.
+  assert.doesNotMatch(postgresDialect.select(table, 'Item', { ...page, where: { kind: 'and', nodes: [page.where, acl(['*', 'u1'])] } }).sql, /ANY\(ARRAY/);
+  assert.doesNotMatch(sqliteDialect.select(table, 'Item', ranged(['*', 'u1'])).sql, /ANY\(ARRAY/);
+  // The count beside the page counts the range as before.
+  const counted = postgresDialect.countedSelect(table, 'Item', ranged(['*', 'u1']), ranged(['*', 'u1']).where)!;
+  assert.match(counted.sql, /^SELECT "objectId", "createdAt", "updatedAt", "data"::text AS "data", \(SELECT count\(\*\) FROM "Item" WHERE .*\) AS "_n" FROM "Item" WHERE "objectId" = ANY\(ARRAY\(/);
+});
