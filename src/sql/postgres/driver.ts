@@ -23,11 +23,21 @@ const MAX_PREPARED_COMBINED = 200;
 const MAX_ROWS_PER_INSERT = 500;
 /** Writes of one combined statement (writesTogether); as many as are prepared. */
 const MAX_WRITES_TOGETHER = PREPARED_ROW_COUNTS;
+/** Combined statements of one text running at once (see writeAll). */
+const MAX_WRITES_IN_FLIGHT = 2;
+/** A combined statement running longer than this no longer holds back the next (see writeAll). */
+const SLOW_WRITE_MS = 20;
 
 interface PendingInsert {
   readonly params: readonly SqlParam[];
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
+}
+
+/** The writes of one text waiting for a combined statement, and how many of its statements run. */
+interface WriteLine {
+  readonly waiting: PendingWrite[];
+  running: number;
 }
 
 interface PendingWrite {
@@ -60,6 +70,7 @@ export class PostgresDriver implements SqlDriver {
   private combinedNames = 0;
   private readonly inserts = new TurnQueue<string, PendingInsert>((sql, rows) => this.insertAll(sql, rows));
   private readonly writes = new TurnQueue<string, PendingWrite>((sql, writes) => this.writeAll(sql, writes));
+  private readonly writeLines = new Map<string, WriteLine>();
   private readonly lookups = new LookupBatcher(async (sql, params) => (await this.pool.query<Row>(this.statement(sql, params)).catch(this.cancelled)).rows);
   readonly sharedSlots: PostgresSharedSlots;
 
@@ -217,26 +228,51 @@ export class PostgresDriver implements SqlDriver {
   }
 
   /**
-   * Splits a turn's writes into statements of different rows each. Each statement takes its rows
-   * in the order of their keys, so two statements running at once wait for each other's row
-   * locks in one order and never deadlock.
+   * Writes of one text wait while MAX_WRITES_IN_FLIGHT combined statements of it run: those that
+   * arrive meanwhile go out together when one ends, so under load each commit carries more
+   * writes, and a lone write still leaves at once. A statement that runs past
+   * SLOW_WRITE_MS (waiting for a row another transaction holds) stops counting, so that it
+   * cannot hold up the writes of other rows.
    */
   private writeAll(sql: string, writes: readonly PendingWrite[]): void {
-    let rest = writes;
-    while (rest.length > 0) {
+    let line = this.writeLines.get(sql);
+    if (!line) this.writeLines.set(sql, (line = { waiting: [], running: 0 }));
+    line.waiting.push(...writes);
+    this.sendWrites(sql, line);
+  }
+
+  /**
+   * Each statement takes different rows, in the order of their keys, so two statements running
+   * at once wait for each other's row locks in one order and never deadlock.
+   */
+  private sendWrites(sql: string, line: WriteLine): void {
+    const { waiting } = line;
+    while (waiting.length > 0 && line.running < MAX_WRITES_IN_FLIGHT) {
       const together: PendingWrite[] = [];
-      const later: PendingWrite[] = [];
       const rows = new Set<string>();
-      for (const write of rest) {
-        if (together.length < MAX_WRITES_TOGETHER && !rows.has(write.row)) {
-          rows.add(write.row);
-          together.push(write);
-        } else later.push(write);
+      for (let i = 0; i < waiting.length && together.length < MAX_WRITES_TOGETHER; i++) {
+        const write = waiting[i]!;
+        if (rows.has(write.row)) continue;
+        rows.add(write.row);
+        together.push(write);
+        waiting.splice(i--, 1);
       }
       together.sort((a, b) => (a.row < b.row ? -1 : a.row > b.row ? 1 : 0));
-      void this.writeTogether(sql, together);
-      rest = later;
+      line.running += 1;
+      let counted = true;
+      const done = () => {
+        if (!counted) return;
+        counted = false;
+        line.running -= 1;
+        this.sendWrites(sql, line);
+      };
+      const slow = setTimeout(done, SLOW_WRITE_MS);
+      void this.writeTogether(sql, together).finally(() => {
+        clearTimeout(slow);
+        done();
+      });
     }
+    if (waiting.length === 0 && line.running === 0 && this.writeLines.get(sql) === line) this.writeLines.delete(sql);
   }
 
   private async writeTogether(sql: string, writes: readonly PendingWrite[]): Promise<void> {

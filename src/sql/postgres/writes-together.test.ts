@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import pg from 'pg';
 import { PostgresDriver } from './driver.ts';
 import { testPostgresUrl } from './connection.test-helper.ts';
 import { writesTogether } from './writes-together.ts';
@@ -102,5 +103,27 @@ describe('PostgreSQL writes of one moment, together', () => {
     const transactions = new Set(answers.map((rows) => rows[0]!.tx));
     assert.equal(transactions.size, 2, '64 writes in one statement, 36 in the next');
     assert.deepEqual(await driver.all(`SELECT sum("n")::int AS "total" FROM ${table}`), [{ total: 100 }]);
+  });
+
+  it('lets writes of other rows pass statements that wait for a row another transaction holds', { timeout: 20_000 }, async () => {
+    const [held, ...others] = await reset(4);
+    const blocker = new pg.Client({ connectionString: testPostgresUrl() });
+    await blocker.connect();
+    // Connections enough for the waiting statements and the others (this suite's driver has two).
+    const driver = new PostgresDriver(testPostgresUrl(), 10);
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query(`SELECT 1 FROM ${table} WHERE "id" = $1 FOR UPDATE`, [held]);
+      // Two writes of the held row: two statements, as many as run at once for one text.
+      const waiting = [driver.writeRows(update, [1, held!], held), driver.writeRows(update, [1, held!], held)];
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const passed = await Promise.all(others.map((id) => driver.writeRows(update, [1, id], id)));
+      assert.deepEqual(passed.map((rows) => rows.map((row) => row.r0)), [[1], [1], [1]]);
+      await blocker.query('COMMIT');
+      assert.deepEqual((await Promise.all(waiting)).map((rows) => rows[0]!.r0).sort(), [1, 2]);
+    } finally {
+      await blocker.end();
+      await driver.close();
+    }
   });
 });
