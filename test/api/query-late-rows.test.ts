@@ -1,7 +1,7 @@
 import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { unique, type AppClient } from '../helpers/client.ts';
-import { postgresApp } from '../helpers/app-database.ts';
+import { postgresApp, rowsReadThroughIndexes, vacuumUntilAllVisible } from '../helpers/app-database.ts';
 import { eachBackend } from '../helpers/each-backend.ts';
 import { expectIndexScanned } from '../helpers/index-scans.ts';
 import { as, newUserApp, signUp, type TestUser } from '../helpers/users.ts';
@@ -79,19 +79,8 @@ eachBackend('pages whose permissions the index tests', (target) => {
       const inOrder = await seed(className);
       const { client, schema } = await postgresApp(className);
       try {
-        // VACUUM marks a page all-visible only once no open transaction (another test's) may still
-        // not see its rows; an index-only scan reads the rows of the other pages.
-        for (let attempt = 0; attempt < 100; attempt++) {
-          await client.query(`VACUUM (ANALYZE) "${schema}"."${className}"`);
-          const { rows } = await client.query(`SELECT relpages, relallvisible FROM pg_class WHERE oid = '"${schema}"."${className}"'::regclass`);
-          if (Number(rows[0].relallvisible) >= Number(rows[0].relpages)) break;
-          await new Promise((resolve) => setTimeout(resolve, 300));
-        }
-        const rowsRead = async () => {
-          await client.query('SELECT pg_stat_clear_snapshot()');
-          const { rows } = await client.query('SELECT coalesce(idx_tup_fetch, 0)::int AS n FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = $2', [schema, className]);
-          return Number(rows[0].n);
-        };
+        await vacuumUntilAllVisible(client, schema, className);
+        const rowsRead = () => rowsReadThroughIndexes(client, schema, className);
         const before = await rowsRead();
         await expectIndexScanned(app, className, '%byScore', async () => {
           const response = await page(20, {}, className);

@@ -2,7 +2,7 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type pg from 'pg';
 import { newApp, unique, type AppClient } from '../helpers/client.ts';
-import { postgresApp } from '../helpers/app-database.ts';
+import { postgresApp, rowsReadThroughIndexes, vacuumUntilAllVisible } from '../helpers/app-database.ts';
 import { eachBackend } from '../helpers/each-backend.ts';
 import { expectIndexScanned } from '../helpers/index-scans.ts';
 import { targets } from '../helpers/targets.ts';
@@ -68,14 +68,7 @@ describe('stored columns on PostgreSQL', () => {
          FROM generate_series(0, ${ROWS - 1}) AS "g"("i")`,
         [user.objectId],
       );
-      // VACUUM marks a page all-visible only once no open transaction (another test's) may still
-      // not see its rows; an index-only scan reads the rows of the other pages.
-      for (let attempt = 0; attempt < 100; attempt++) {
-        await client.query(`VACUUM (ANALYZE) "${schema}"."${className}"`);
-        const { rows } = await client.query(`SELECT relpages, relallvisible FROM pg_class WHERE oid = '"${schema}"."${className}"'::regclass`);
-        if (Number(rows[0].relallvisible) >= Number(rows[0].relpages)) break;
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      }
+      await vacuumUntilAllVisible(client, schema, className);
       const inRange = Array.from({ length: ROWS }, (_, i) => i).filter((i) => scoreOf(i) >= FROM_SCORE);
       const expected = (principals: string[]) => inRange.filter((i) => principals.includes(rperm(i))).length;
 
@@ -84,11 +77,7 @@ describe('stored columns on PostgreSQL', () => {
         assert.equal(response.status, 200, response.text);
         return response.body.count as number;
       };
-      const heapFetches = async () => {
-        await client.query('SELECT pg_stat_clear_snapshot()');
-        const { rows } = await client.query('SELECT coalesce(idx_tup_fetch, 0)::int AS n FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = $2', [schema, className]);
-        return Number(rows[0].n);
-      };
+      const heapFetches = () => rowsReadThroughIndexes(client, schema, className);
       const fetchedBefore = await heapFetches();
       await expectIndexScanned(app, className, '%byScore', async () => {
         assert.equal(await count(), expected(['*']), 'anonymous');

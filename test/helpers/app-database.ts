@@ -23,6 +23,30 @@ export async function postgresApp(markerClass: string): Promise<{ client: pg.Cli
   return { client, schema: String(found.rows[0].schemaname) };
 }
 
+/**
+ * VACUUMs the class's table until every page is marked all-visible, so that an index-only scan
+ * reads no row. VACUUM marks a page only once no open transaction (another test's) may still not
+ * see its rows.
+ */
+export async function vacuumUntilAllVisible(client: pg.Client, schema: string, className: string): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    await client.query(`VACUUM (ANALYZE) "${schema}"."${className}"`);
+    const { rows } = await client.query(`SELECT relpages, relallvisible FROM pg_class WHERE oid = '"${schema}"."${className}"'::regclass`);
+    if (Number(rows[0].relallvisible) >= Number(rows[0].relpages)) return;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
+
+/**
+ * Rows of the class read through an index so far (an index scan, a bitmap heap scan; not an
+ * index-only scan of all-visible pages), as PostgreSQL's statistics have them now.
+ */
+export async function rowsReadThroughIndexes(client: pg.Client, schema: string, className: string): Promise<number> {
+  await client.query('SELECT pg_stat_clear_snapshot()');
+  const { rows } = await client.query('SELECT coalesce(idx_tup_fetch, 0)::int AS n FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = $2', [schema, className]);
+  return Number(rows[0].n);
+}
+
 /** A handle on the SQLite file of the app holding `markerClass`, read-only unless asked. */
 export function sqliteApp(markerClass: string, { writable = false } = {}): Database.Database {
   const dir = join(env('TEST_SQLITE_DATA_DIR'), 'apps');
