@@ -36,7 +36,7 @@ interface PendingInsert {
 
 /** The writes of one text waiting for a combined statement, and how many of its statements run. */
 interface WriteLine {
-  readonly waiting: PendingWrite[];
+  waiting: PendingWrite[];
   running: number;
 }
 
@@ -212,8 +212,8 @@ export class PostgresDriver implements SqlDriver {
   }
 
   /**
-   * Writes of one text made in the same event-loop turn, each of its own row, go to PostgreSQL as
-   * one statement (writesTogether): one round trip, one snapshot and one commit for all, where a
+   * Writes of one text made at the same moment (one event-loop turn, or while earlier ones run:
+   * see writeAll), each of its own row, go to PostgreSQL as one statement (writesTogether): one round trip, one snapshot and one commit for all, where a
    * commit and the round trips around it cost PostgreSQL more than a one-row update does. Should
    * that statement fail, nothing of it was written, and each write is sent again alone so that
    * every caller gets its own answer.
@@ -246,17 +246,17 @@ export class PostgresDriver implements SqlDriver {
    * at once wait for each other's row locks in one order and never deadlock.
    */
   private sendWrites(sql: string, line: WriteLine): void {
-    const { waiting } = line;
-    while (waiting.length > 0 && line.running < MAX_WRITES_IN_FLIGHT) {
+    while (line.waiting.length > 0 && line.running < MAX_WRITES_IN_FLIGHT) {
       const together: PendingWrite[] = [];
+      const later: PendingWrite[] = [];
       const rows = new Set<string>();
-      for (let i = 0; i < waiting.length && together.length < MAX_WRITES_TOGETHER; i++) {
-        const write = waiting[i]!;
-        if (rows.has(write.row)) continue;
-        rows.add(write.row);
-        together.push(write);
-        waiting.splice(i--, 1);
+      for (const write of line.waiting) {
+        if (together.length < MAX_WRITES_TOGETHER && !rows.has(write.row)) {
+          rows.add(write.row);
+          together.push(write);
+        } else later.push(write);
       }
+      line.waiting = later;
       together.sort((a, b) => (a.row < b.row ? -1 : a.row > b.row ? 1 : 0));
       line.running += 1;
       let counted = true;
@@ -272,7 +272,7 @@ export class PostgresDriver implements SqlDriver {
         done();
       });
     }
-    if (waiting.length === 0 && line.running === 0 && this.writeLines.get(sql) === line) this.writeLines.delete(sql);
+    if (line.waiting.length === 0 && line.running === 0 && this.writeLines.get(sql) === line) this.writeLines.delete(sql);
   }
 
   private async writeTogether(sql: string, writes: readonly PendingWrite[]): Promise<void> {
