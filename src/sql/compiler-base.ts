@@ -14,6 +14,12 @@ export interface CompiledSql {
   readonly params: readonly SqlParam[];
   /** The best plan does not depend on the values, so every run may reuse one (and skip planning). */
   readonly planOnce?: boolean;
+  /**
+   * One plan serves every value, but PostgreSQL's own choice would plan each run anew (its generic
+   * plan prices a bound OFFSET at a tenth of the rows): the statement runs on a plan made for any
+   * values (StatementOptions.planForAnyValues).
+   */
+  readonly planForAnyValues?: boolean;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ElementOf, FieldRef, RegexPattern, SubQuery, TextIndexRef, ValueKind, WhereNode } from '../query/ast.ts';
+import type { ElementOf, FieldRef, OrderKey, RegexPattern, SubQuery, TextIndexRef, ValueKind, WhereNode } from '../query/ast.ts';
 import { PUBLIC_COLUMN, ident, type Params, type SqlParam } from './params.ts';
 import { prefixUpperBound } from '../query/regex.ts';
 import { polygonBox } from './geo.ts';
@@ -31,6 +31,31 @@ function readsStoredRange(node: WhereNode): boolean {
 export function permissionsInRange(where: WhereNode): boolean {
   const nodes = where.kind === 'and' ? where.nodes : [where];
   return nodes.some((node) => node.kind === 'acl' && node.access === 'read' && node.principals.some((principal) => principal !== '*')) && nodes.some(readsStoredRange);
+}
+
+/**
+ * Beside read permissions that let "*" read (tested on `_public`, alone or `OR` the list, which no
+ * index serves then), the where only bounds the stored column the page is first ordered by, at
+ * least once. Whatever the values, the best plan is then a walk of that column's index in order.
+ */
+export function onlyTheOrderedRange(where: WhereNode, order: readonly OrderKey[]): boolean {
+  const first = order[0];
+  if (!first || first.distanceFrom || first.field.kind !== 'doc' || first.as === 'json') return false;
+  const path = first.field.path.join('.');
+  const nodes: WhereNode[] = [];
+  const flatten = (node: WhereNode): void => void (node.kind === 'and' ? node.nodes.forEach(flatten) : nodes.push(node));
+  flatten(where);
+  let bounded = false;
+  for (const node of nodes) {
+    if (node.kind === 'acl') {
+      if (node.access !== 'read' || !node.principals.includes('*')) return false;
+      continue;
+    }
+    if (!((node.kind === 'compare' && node.op !== 'ne') || node.kind === 'in')) return false;
+    if (!readsPublicColumn(node.field, node.as) || node.as !== first.as || node.field.kind !== 'doc' || node.field.path.join('.') !== path) return false;
+    bounded = true;
+  }
+  return bounded;
 }
 
 /** The field is read from its stored column (fieldExpr), whose indexes carry PUBLIC_COLUMN. */

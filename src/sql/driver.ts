@@ -18,6 +18,12 @@ export interface StatementOptions {
    */
   readonly planPerRun?: boolean;
   /**
+   * The statement's best plan is the same for any values (a walk of one index in its order): the
+   * database plans it once and reuses that plan on every run, planning being most of the work of
+   * a page. PostgreSQL runs it on connections that always use a generic plan.
+   */
+  readonly planForAnyValues?: boolean;
+  /**
    * The statement commits without waiting for its log to reach the disk: should the database
    * server itself crash in the next moment, its effect may be lost (never half applied). Only
    * for bookkeeping whose loss is harmless (the job queue's claims and completions: a lost one

@@ -1,6 +1,6 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FindQuery } from '../query/ast.ts';
+import type { FindQuery, WhereNode } from '../query/ast.ts';
 import { sqliteDialect } from './sqlite/dialect.ts';
 import { postgresDialect } from './postgres/dialect.ts';
 
@@ -134,3 +134,22 @@ it("on PostgreSQL a user's page of an indexed range picks its ids first, then re
   const counted = postgresDialect.countedSelect(table, 'Item', ranged(['*', 'u1']), ranged(['*', 'u1']).where)!;
   assert.match(counted.sql, /^SELECT "objectId", "createdAt", "updatedAt", "data"::text AS "data", \(SELECT count\(\*\) FROM "Item" WHERE .*\) AS "_n" FROM "Item" WHERE "objectId" = ANY\(ARRAY\(/);
 });
+
+it('a page of a range of the indexed column it is ordered by is planned for any values; other pages and counts per run', () => {
+  const score = { kind: 'doc', path: ['score'], stored: { column: 'f.score', as: 'number', publicColumn: true } } as const;
+  const name = { kind: 'doc', path: ['name'], stored: { column: 'f.name', as: 'text', publicColumn: true } } as const;
+  const order = [{ field: score, as: 'number', descending: true }] as const;
+  const range = { kind: 'compare', field: score, op: 'gte', value: 10, as: 'number' } as const;
+  const acl = (...principals: string[]) => ({ kind: 'acl', access: 'read', principals }) as const;
+  const planned = (where: WhereNode, by: FindQuery['order'] = order) => postgresDialect.select(table, 'Item', { where, order: by, limit: 20, skip: 0 }).planForAnyValues === true;
+  assert.equal(planned(range), true, 'the master key');
+  assert.equal(planned({ kind: 'and', nodes: [range, acl('*')] }), true, 'anyone');
+  assert.equal(planned({ kind: 'and', nodes: [{ kind: 'and', nodes: [range, { ...range, op: 'lt', value: 90 }] }, acl('*', 'u1')] }), true, 'a user, the range one level down');
+  assert.equal(planned(acl('*', 'u1')), false, 'no range: the permission list, which its GIN index serves');
+  assert.equal(planned({ kind: 'and', nodes: [range, acl('u1')] }), false, 'a caller without "*": the list');
+  assert.equal(planned({ kind: 'and', nodes: [range, { kind: 'compare', field: name, op: 'eq', value: 'a', as: 'text' }, acl('*')] }), false, 'a second field');
+  assert.equal(planned({ kind: 'and', nodes: [range, acl('*')] }, [{ field: name, as: 'text', descending: false }]), false, 'ordered by another field');
+  assert.equal(planned({ kind: 'and', nodes: [{ ...range, op: 'ne' }, acl('*')] }), false, '$ne');
+  assert.equal(postgresDialect.countedSelect(table, 'Item', { where: range, order, limit: 20, skip: 0 }, range)!.planForAnyValues, undefined, 'a count beside');
+});
+

@@ -28,6 +28,8 @@ const VALUE_PLANNED = { planPerRun: true } as const;
  */
 const SCAN = { planPerRun: true, reader: true } as const;
 const SCAN_PLANNED_ONCE = { reader: true } as const;
+/** Reads whose one best plan serves any values (CompiledSql.planForAnyValues). */
+const SCAN_PLANNED_FOR_ANY = { reader: true, planForAnyValues: true } as const;
 
 /** Classes whose INSERT and lookup texts are kept (madeOnce). */
 const CLASS_SQLS_KEPT = 1000;
@@ -163,8 +165,8 @@ export class SqlAppStore implements AppStore {
   async find(className: string, query: FindQuery): Promise<StoredObject[]> {
     const statements = this.findStatements(className, query);
     for (const [i, statement] of statements.entries()) {
-      const { sql, params, planOnce } = statement();
-      const rows = await this.query(sql, params, planOnce ? SCAN_PLANNED_ONCE : SCAN);
+      const { sql, params, planOnce, planForAnyValues } = statement();
+      const rows = await this.query(sql, params, planOnce ? SCAN_PLANNED_ONCE : planForAnyValues ? SCAN_PLANNED_FOR_ANY : SCAN);
       if (rows.length >= query.limit || i === statements.length - 1) return rows.map((row) => toStoredObject(row));
     }
     return [];

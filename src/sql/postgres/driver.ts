@@ -65,6 +65,8 @@ export class PostgresDriver implements SqlDriver {
    * uses a generic plan (`plan_cache_mode`, a setting of the connection); see `statement`.
    */
   private readonly planned: Pool;
+  /** Connections for statements whose one plan serves any values (`planForAnyValues`): PostgreSQL plans them once. */
+  private readonly generic: Pool;
   private readonly names = new Map<string, string>();
   private readonly combinedStatements = new Map<string, { readonly name: string; readonly text: string }[]>();
   private combinedNames = 0;
@@ -84,13 +86,15 @@ export class PostgresDriver implements SqlDriver {
   constructor(private readonly url: string, poolSize: number, private readonly statementTimeout = 0) {
     // Connections are kept, not closed after idling: the idle timer the pool would arm and clear
     // around every query was a visible share of a primary-key read.
-    // The two pools share the pool size (each has at least one connection).
-    const planned = Math.max(1, Math.floor(poolSize / 2));
+    // The three pools share the pool size, each with at least one connection: half for the rest,
+    // the other half for statements planned per run and those planned for any values.
+    const generic = Math.max(1, Math.floor(poolSize / 4));
+    const planned = Math.max(1, Math.floor(poolSize / 2) - generic);
     this.sharedSlots = new PostgresSharedSlots(url);
     const limit = statementTimeout > 0 ? `SET statement_timeout = ${Math.floor(statementTimeout)}` : null;
     this.pool = new pg.Pool({
       connectionString: url,
-      max: Math.max(1, poolSize - planned),
+      max: Math.max(1, poolSize - planned - generic),
       options: CONNECTION_OPTIONS,
       idleTimeoutMillis: 0,
       ...(limit ? { onConnect: async (client: ClientBase) => void (await client.query(limit)) } : {}),
@@ -108,14 +112,26 @@ export class PostgresDriver implements SqlDriver {
         if (limit) await client.query(limit);
       },
     });
+    // PostgreSQL's own choice would plan these anew on every run (see planForAnyValues).
+    this.generic = new pg.Pool({
+      connectionString: url,
+      max: generic,
+      options: CONNECTION_OPTIONS,
+      idleTimeoutMillis: 0,
+      onConnect: async (client) => {
+        await client.query('SET plan_cache_mode = force_generic_plan').catch(() => {});
+        if (limit) await client.query(limit);
+      },
+    });
     // An idle client that loses its connection must not crash the process; the pool replaces it.
     this.pool.on('error', () => {});
     this.planned.on('error', () => {});
+    this.generic.on('error', () => {});
   }
 
   async all(sql: string, params: readonly SqlParam[] = [], options?: StatementOptions): Promise<Row[]> {
     if (options?.unflushedCommit) return (await this.unflushed(sql, params)).rows;
-    const pool = options?.planPerRun ? this.planned : this.pool;
+    const pool = options?.planForAnyValues ? this.generic : options?.planPerRun ? this.planned : this.pool;
     return (await pool.query<Row>(this.statement(sql, params)).catch(this.cancelled)).rows;
   }
 
@@ -424,10 +440,11 @@ export class PostgresDriver implements SqlDriver {
     return [
       { pool: 'main', total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount },
       { pool: 'planned', total: this.planned.totalCount, idle: this.planned.idleCount, waiting: this.planned.waitingCount },
+      { pool: 'generic', total: this.generic.totalCount, idle: this.generic.idleCount, waiting: this.generic.waitingCount },
     ];
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.pool.end(), this.planned.end(), this.sharedSlots.close()]);
+    await Promise.all([this.pool.end(), this.planned.end(), this.generic.end(), this.sharedSlots.close()]);
   }
 }

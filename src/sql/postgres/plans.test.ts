@@ -4,7 +4,7 @@ import { PostgresDriver } from './driver.ts';
 import { testPostgresUrl } from './connection.test-helper.ts';
 
 /**
- * Which plans the driver's statements run on. A pool size of 2 gives each of the driver's two
+ * Which plans the driver's statements run on. A pool size of 2 gives each of the driver's three
  * pools one connection, so PostgreSQL's view of the prepared statements of "this session" sees
  * every statement that pool ran.
  */
@@ -49,6 +49,14 @@ describe('PostgresDriver plans', () => {
     const [plans] = await prepared(false, text);
     // PostgreSQL's first five runs are planned for their values; every later one reuses the plan.
     assert.deepEqual(plans, { generic: 7, custom: 5 });
+  });
+
+  it('runs a statement planned for any values on a generic plan from its first run', async () => {
+    const text = 'SELECT $1::int + 4 AS "n"';
+    for (let i = 0; i < 3; i++) assert.deepEqual(await driver.all(text, [i], { planForAnyValues: true }), [{ n: i + 4 }]);
+    const rows = await driver.all('SELECT "generic_plans", "custom_plans" FROM pg_prepared_statements WHERE "statement" = $1', [text], { planForAnyValues: true });
+    assert.deepEqual(rows.map((row) => ({ generic: Number(row.generic_plans), custom: Number(row.custom_plans) })), [{ generic: 3, custom: 0 }]);
+    assert.deepEqual(await prepared(false, text), [], 'not on the connections of other statements');
   });
 
   it('runs a statement planned per run inside a transaction unnamed', async () => {
