@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { eachBackend } from '../helpers/each-backend.ts';
 import { newApp, type AppClient } from '../helpers/client.ts';
 import { ADMIN } from '../helpers/targets.ts';
@@ -114,6 +114,32 @@ eachBackend('dashboard: installations', (target) => {
     await row(ids.phone).getByRole('alert').getByText(/Invalid channel name "1bad"/).waitFor();
     assert.deepEqual(await channelsOf(ids.phone), ['sports', 'weather']);
     await screenshot(page, target, 'installations-02-channels');
+  });
+
+  it('shows the answer to the latest filters when an earlier answer comes back after it', async () => {
+    await page.getByLabel('Filter by channel').fill('');
+    await page.getByLabel('Filter by device type').selectOption('');
+    await page.getByRole('button', { name: 'More installations' }).waitFor();
+    // Every read of the installations without the device type "web" answers 1.5 s late.
+    const late = async (route: Route) => {
+      const where = new URL(route.request().url()).searchParams.get('where') ?? '';
+      if (!where.includes('"web"')) await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue().catch(() => {});
+    };
+    await page.route('**/classes/_Installation?*', late);
+    try {
+      await page.getByLabel('Filter by channel').fill('news');
+      const slow = page.waitForResponse((response) => response.url().includes('_Installation?') && !response.url().includes('web'));
+      await page.getByLabel('Filter by channel').fill('');
+      await page.getByLabel('Filter by device type').selectOption('web');
+      await row(ids.site).waitFor();
+      await slow;
+      // Give the late answers time to be shown, as they were before only the latest was.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.deepEqual(await rows().evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-installation'))), [ids.site]);
+    } finally {
+      await page.unroute('**/classes/_Installation?*', late);
+    }
   });
 
   it('deletes an installation after a confirmation', async () => {

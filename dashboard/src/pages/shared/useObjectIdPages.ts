@@ -17,15 +17,20 @@ export function useObjectIdPages(read: ((after: string | undefined) => Promise<P
   reader.current = read;
   const shown = useRef(rows);
   shown.current = rows;
+  // Only the latest read is shown: answers may come back out of order (a filter typed quickly),
+  // and an older one would show the rows of filters no longer set.
+  const latest = useRef(0);
   const load = useCallback(
     async (append: boolean) => {
       if (!reader.current) return;
+      const ticket = ++latest.current;
       try {
         const page = await reader.current(append ? shown.current?.at(-1)?.objectId : undefined);
+        if (ticket !== latest.current) return;
         setRows((current) => (append && current ? [...current, ...page] : page));
         setMore(page.length === pageSize);
       } catch (error) {
-        setNotice(failureText(error));
+        if (ticket === latest.current) setNotice(failureText(error));
       }
     },
     [pageSize],
