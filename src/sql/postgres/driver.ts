@@ -92,41 +92,29 @@ export class PostgresDriver implements SqlDriver {
     const planned = Math.max(1, Math.floor(poolSize / 2) - generic);
     this.sharedSlots = new PostgresSharedSlots(url);
     const limit = statementTimeout > 0 ? `SET statement_timeout = ${Math.floor(statementTimeout)}` : null;
-    this.pool = new pg.Pool({
-      connectionString: url,
-      max: Math.max(1, poolSize - planned - generic),
-      options: CONNECTION_OPTIONS,
-      idleTimeoutMillis: 0,
-      ...(limit ? { onConnect: async (client: ClientBase) => void (await client.query(limit)) } : {}),
-    });
-    // Set on connecting rather than through `options`, which a database URL may replace: on these
-    // connections a named statement must never switch to a generic plan. `onConnect` runs before
-    // the pool hands the connection out, so the SET is never queued behind on a busy client.
-    this.planned = new pg.Pool({
-      connectionString: url,
-      max: planned,
-      options: CONNECTION_OPTIONS,
-      idleTimeoutMillis: 0,
-      onConnect: async (client) => {
-        await client.query('SET plan_cache_mode = force_custom_plan').catch(() => {});
-        if (limit) await client.query(limit);
-      },
-    });
+    // Connections are set up on connecting rather than through `options`, which a database URL
+    // may replace. `onConnect` runs before the pool hands the connection out, so a SET is never
+    // queued behind on a busy client.
+    const open = (max: number, planCacheMode: string | null): Pool => {
+      const pool = new pg.Pool({
+        connectionString: url,
+        max,
+        options: CONNECTION_OPTIONS,
+        idleTimeoutMillis: 0,
+        onConnect: async (client: ClientBase) => {
+          if (planCacheMode) await client.query(`SET plan_cache_mode = ${planCacheMode}`).catch(() => {});
+          if (limit) await client.query(limit);
+        },
+      });
+      // An idle client that loses its connection must not crash the process; the pool replaces it.
+      pool.on('error', () => {});
+      return pool;
+    };
+    this.pool = open(Math.max(1, poolSize - planned - generic), null);
+    // On these connections a named statement must never switch to a generic plan.
+    this.planned = open(planned, 'force_custom_plan');
     // PostgreSQL's own choice would plan these anew on every run (see planForAnyValues).
-    this.generic = new pg.Pool({
-      connectionString: url,
-      max: generic,
-      options: CONNECTION_OPTIONS,
-      idleTimeoutMillis: 0,
-      onConnect: async (client) => {
-        await client.query('SET plan_cache_mode = force_generic_plan').catch(() => {});
-        if (limit) await client.query(limit);
-      },
-    });
-    // An idle client that loses its connection must not crash the process; the pool replaces it.
-    this.pool.on('error', () => {});
-    this.planned.on('error', () => {});
-    this.generic.on('error', () => {});
+    this.generic = open(generic, 'force_generic_plan');
   }
 
   async all(sql: string, params: readonly SqlParam[] = [], options?: StatementOptions): Promise<Row[]> {
