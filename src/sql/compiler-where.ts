@@ -51,8 +51,8 @@ export function onlyTheOrderedRange(where: WhereNode, order: readonly OrderKey[]
       if (node.access !== 'read' || !node.principals.includes('*')) return false;
       continue;
     }
-    if (!((node.kind === 'compare' && node.op !== 'ne') || node.kind === 'in')) return false;
-    if (!readsPublicColumn(node.field, node.as) || node.as !== first.as || node.field.kind !== 'doc' || node.field.path.join('.') !== path) return false;
+    if ((node.kind !== 'compare' && node.kind !== 'in') || !readsStoredRange(node)) return false;
+    if (node.as !== first.as || node.field.kind !== 'doc' || node.field.path.join('.') !== path) return false;
     bounded = true;
   }
   return bounded;
