@@ -1,6 +1,7 @@
 import type { Backend } from '../sql/backend.ts';
 import { PermanentJobError, type JobType } from '../queue/types.ts';
 import { fieldOf } from '../schema/definition.ts';
+import { DEFAULT_FIELDS } from '../schema/types.ts';
 import { textIndexField } from '../schema/indexes.ts';
 import type { ClassSchema } from '../schema/types.ts';
 import { autoIndexesAllowed, autoIndexName, automaticIndexes, type AutoIndexRequest } from './auto-index.ts';
@@ -42,7 +43,7 @@ export function autoIndexJob(backend: Pick<Backend, 'exclusiveIfFree'>, maxPerCl
           className,
           (current) => {
             // The class or the field went while the index was built: the index went with them.
-            if (!current || !fieldOf(current.fields, field) || Object.hasOwn(current.indexes, name)) return current;
+            if (!current || !hasField(current.fields, field) || Object.hasOwn(current.indexes, name)) return current;
             return { ...current, indexes: { ...current.indexes, [name]: { [field]: direction } }, autoIndexes: { ...current.autoIndexes, [name]: { createdAt } } };
           },
           // Only now do queries read the columns: they hold every row's reading, and the index is valid.
@@ -56,11 +57,15 @@ export function autoIndexJob(backend: Pick<Backend, 'exclusiveIfFree'>, maxPerCl
   };
 }
 
+/** A field of the class's own, or one every class has (updatedAt, which has no index from the start). */
+function hasField(fields: ClassSchema['fields'], field: string): boolean {
+  return fieldOf(fields, field) !== undefined || Object.hasOwn(DEFAULT_FIELDS, field);
+}
+
 /** Why no index is to be made now, or null when it is. */
 function refusal(schema: ClassSchema | undefined, field: string, name: string, maxPerClass: number): string | null {
   if (!schema) return 'the class no longer exists';
-  const type = fieldOf(schema.fields, field);
-  if (!type || type.type === 'Relation') return 'the field no longer exists';
+  if (!hasField(schema.fields, field) || fieldOf(schema.fields, field)?.type === 'Relation') return 'the field no longer exists';
   if (Object.hasOwn(schema.indexes, name)) return `the class has an index named ${name} already`;
   for (const keys of Object.values(schema.indexes)) {
     if (Object.keys(keys)[0] === field && textIndexField(keys) === null) return 'an index on the field exists already';

@@ -23,8 +23,11 @@ export interface Coverage {
   readonly suggestion: IndexSuggestion | null;
 }
 
-/** The built-in columns are indexed from the start (DESIGN.md "Storage model"). */
-const BUILT_IN = new Set(['objectId', 'createdAt', 'updatedAt']);
+/**
+ * The built-in columns indexed from the start. Not updatedAt (sql/updated-at-index.ts): its
+ * index is a schema index, made by hand or automatically.
+ */
+const BUILT_IN = new Set(['objectId', 'createdAt']);
 /** A table is probed again after this long, so growth is noticed without counting on every query. */
 const PROBE_EVERY_MS = 60_000;
 /** The probe reads up to this many index entries; larger settings are lowered to it. */

@@ -102,6 +102,13 @@ export abstract class DdlCompiler extends CompilerBase {
   }
   /** The document with one top-level key removed (for dropping a field's data). */
   abstract removeKey(doc: string, key: string): string;
+  /** A query returning a row when the index exists: `qualified` as `qualifyIndex` writes it, `name` bare. */
+  abstract indexExists(qualified: string, name: string): { sql: string; params: string[] };
+  /**
+   * Statements giving the index `qualified` (on `columns` of `table`) the bare name `name`, in
+   * the same namespace.
+   */
+  abstract renameIndex(qualified: string, name: string, table: string, columns: string): string[];
   /** An identifier for an index in the app's namespace, for DROP INDEX. */
   abstract qualifyIndex(namespace: string | null, indexName: string): string;
   /**

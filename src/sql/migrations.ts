@@ -11,6 +11,8 @@ export interface Migration {
   readonly version: number;
   /** `table` names a table of the namespace being migrated (qualified on PostgreSQL). */
   readonly statements: (table: (name: string) => string) => string[];
+  /** A step that reads what the namespace holds, run after the statements, in their transaction. */
+  readonly run?: (tx: SqlExecutor, table: (name: string) => string) => Promise<void>;
 }
 
 /** Applies the migrations not yet recorded, in version order; the caller holds the lock. */
@@ -29,6 +31,7 @@ export async function applyMigrations(
   for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
     if (applied.has(migration.version)) continue;
     for (const statement of migration.statements(table)) await tx.run(statement);
+    if (migration.run) await migration.run(tx, table);
     await tx.run(`INSERT INTO ${versionTable} ("version", "appliedAt") VALUES (${d.placeholder(1)}, ${d.placeholder(2)})`, [migration.version, new Date().toISOString()]);
   }
 }

@@ -233,9 +233,9 @@ export class SqlSchemaStore implements SchemaStore {
     await tx.run(
       `CREATE TABLE IF NOT EXISTS ${table} ("objectId" ${d.keyType} PRIMARY KEY, "createdAt" ${d.keyType} NOT NULL, "updatedAt" ${d.keyType} NOT NULL, "_rperm" ${d.permsType} NOT NULL, "_wperm" ${d.permsType} NOT NULL, "data" ${d.docType} NOT NULL)`,
     );
-    for (const column of ['createdAt', 'updatedAt']) {
-      await tx.run(`CREATE INDEX IF NOT EXISTS ${ident(this.ns.indexName(className, column))} ON ${table} ("${column}")`);
-    }
+    // Not updatedAt, which every update changes (sql/updated-at-index.ts): an index on it is
+    // made when queries want one (the scan log, automatic indexes).
+    await tx.run(`CREATE INDEX IF NOT EXISTS ${ident(this.ns.indexName(className, 'createdAt'))} ON ${table} ("createdAt")`);
     const perms = d.permsIndex(this.ns.indexName(className, 'rperm'), table);
     if (perms) await tx.run(perms);
   }
@@ -244,7 +244,9 @@ export class SqlSchemaStore implements SchemaStore {
   private expressionKeys(indexKeys: readonly IndexKey[], unique: boolean): string[] {
     const d = this.dialect;
     const expr = (key: IndexKey) => (key.latitudeCell ? d.latitudeCell(d.fieldExpr(key.field, 'number')) : d.fieldExpr(key.field, key.as));
-    const keys = indexKeys.map((key) => d.indexExpr(expr(key), key.descending));
+    // A built-in column is never null and is sorted with no NULLS clause (SqlCompiler.orderBy):
+    // an index with one would be in no order a query asks for.
+    const keys = indexKeys.map((key) => (key.field.kind === 'column' ? `${ident(key.field.column)} ${key.descending ? 'DESC' : 'ASC'}` : d.indexExpr(expr(key), key.descending)));
     // Not on a unique index (the columns would take part in uniqueness), nor on a GeoPoint's
     // cell index, whose rows are read anyway for the distance.
     if (!unique && !indexKeys.some((key) => key.latitudeCell)) {

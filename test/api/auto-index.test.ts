@@ -273,6 +273,28 @@ for (const { backend } of targets()) {
       assert.deepEqual(scans.map((scan: Json) => [scan.className, scan.index]), [['_User', { tag: 1 }]]);
     });
 
+    it('updatedAt has no index from the start: sorting by it scans until its automatic index is made', async () => {
+      const cls = unique('Recent');
+      // Enough rows that PostgreSQL's planner prefers the index to sorting the whole table.
+      await seed(app, cls, { score: 'Number', a: 'String', b: 'Number', c: 'String', rare: 'Boolean' }, 1500);
+      const recent = { order: '-updatedAt', limit: 5, keys: 'score' };
+      const before = await find(app, cls, recent);
+      assert.equal(before.length, 5);
+      for (let i = 1; i < SCANS; i++) await find(app, cls, recent);
+      const schema = await autoIndexMade(app, cls, 'auto_updatedAt');
+      assert.deepEqual(schema.indexes, { auto_updatedAt: { updatedAt: -1 } });
+      const scans = (await app.get('/1/scans', MASTER)).body.results.filter((scan: Json) => scan.className === cls);
+      assert.deepEqual(scans.map((scan: Json) => [scan.index, scan.count]), [[{ updatedAt: -1 }, SCANS]]);
+      assert.deepEqual(await find(app, cls, recent), before, 'the same results with the index');
+      if (backend === 'postgres') {
+        await expectIndexScanned(app, cls, '%auto_updatedAt%', async () => {
+          await find(app, cls, recent);
+        }, database!.url);
+      }
+      const plan = await planText(app, cls, recent);
+      assert.ok(plan.includes('auto_updatedAt'), `the plan reads the automatic index: ${plan}`);
+    });
+
     it('an app with autoIndexes: false gets none; the setting is a boolean', async () => {
       const off = await newApp({ backend, url: server.url }, { rateLimits: { scanWarningRows: 20 }, autoIndexes: false });
       const cls = unique('Manual');

@@ -95,6 +95,12 @@ export class PostgresCompiler extends SqlCompiler implements AggregateDialect, I
   override indexExpr(expr: string, descending: boolean): string {
     return `(${expr}) ${this.orderDirection(descending)}`;
   }
+  indexExists(qualified: string): { sql: string; params: string[] } {
+    return { sql: 'SELECT 1 AS "found" WHERE to_regclass($1) IS NOT NULL', params: [qualified] };
+  }
+  renameIndex(qualified: string, name: string): string[] {
+    return [`ALTER INDEX ${qualified} RENAME TO ${ident(name)}`];
+  }
   qualifyIndex(namespace: string | null, indexName: string): string {
     return namespace ? `"${namespace}"."${indexName}"` : `"${indexName}"`;
   }

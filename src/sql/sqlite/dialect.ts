@@ -79,6 +79,13 @@ export class SqliteCompiler extends SqlCompiler implements AggregateDialect, InP
   permsIndex(): string | null {
     return null;
   }
+  indexExists(_qualified: string, name: string): { sql: string; params: string[] } {
+    return { sql: `SELECT 1 AS "found" FROM sqlite_master WHERE "type" = 'index' AND "name" = ?`, params: [name] };
+  }
+  renameIndex(qualified: string, name: string, table: string, columns: string): string[] {
+    // SQLite cannot rename an index: it is built again under the new name.
+    return [`CREATE INDEX IF NOT EXISTS ${ident(name)} ON ${table} (${columns})`, `DROP INDEX IF EXISTS ${qualified}`];
+  }
   qualifyIndex(_namespace: string | null, indexName: string): string {
     return `"${indexName}"`;
   }

@@ -1,5 +1,6 @@
 import { ident } from '../params.ts';
 import type { Migration } from '../migrations.ts';
+import { listUpdatedAtIndexes } from '../updated-at-index.ts';
 
 /**
  * SQLite's migrations (src/sql/migrations.ts): the system tables of `basalt.db`, and the tables
@@ -93,5 +94,12 @@ export const APP_MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX IF NOT EXISTS ${ident('_Jobs_due')} ON ${t('_Jobs')} ("due")`,
       `CREATE INDEX IF NOT EXISTS ${ident('_Jobs_status')} ON ${t('_Jobs')} ("status", "createdAt", "id")`,
     ],
+  },
+  {
+    // Class tables are made without an index on updatedAt; older ones keep theirs as a listed
+    // schema index (updated-at-index.ts).
+    version: 9,
+    statements: () => [],
+    run: listUpdatedAtIndexes,
   },
 ];
