@@ -1,9 +1,8 @@
 import type { Backend } from '../sql/backend.ts';
 import { PermanentJobError, type JobType } from '../queue/types.ts';
 import { fieldOf } from '../schema/definition.ts';
-import { DEFAULT_FIELDS } from '../schema/types.ts';
 import { textIndexField } from '../schema/indexes.ts';
-import type { ClassSchema } from '../schema/types.ts';
+import { DEFAULT_FIELDS, type ClassSchema } from '../schema/types.ts';
 import { autoIndexesAllowed, autoIndexName, automaticIndexes, type AutoIndexRequest } from './auto-index.ts';
 import { indexKeys } from './schemas.ts';
 
