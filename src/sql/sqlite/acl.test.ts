@@ -5,9 +5,9 @@ import { Params } from '../params.ts';
 import { sqliteDialect } from './dialect.ts';
 
 /**
- * SQLite's permission filter (SqliteCompiler.acl): a list of one principal is decided by its text
- * alone, and only a list with a comma is opened with json_each. Every kind of list must get the
- * answer the list's elements give.
+ * SQLite's permission filter (SqliteCompiler.acl): a list of one principal as JSON.stringify writes
+ * it matches by its text; every other row is opened with json_each. Every kind of list, in any
+ * spelling, must get the answer the list's elements give.
  */
 describe('the SQLite permission filter', () => {
   const lists: Record<string, string[]> = {
@@ -25,6 +25,17 @@ describe('the SQLite permission filter', () => {
   db.exec('CREATE TABLE "T" ("id" TEXT PRIMARY KEY, "_rperm" TEXT NOT NULL)');
   const insert = db.prepare('INSERT INTO "T" VALUES (?, ?)');
   for (const [id, list] of Object.entries(lists)) insert.run(id, JSON.stringify(list));
+  // One principal each, spelled otherwise than JSON.stringify would.
+  const respelled: Record<string, [string, string[]]> = {
+    spaced: ['[ "u1" ]', ['u1']],
+    trailing: ['["u1" ]', ['u1']],
+    lines: ['[\n  "*"\n]', ['*']],
+    escaped: ['["\\u0075\\u0031"]', ['u1']],
+  };
+  for (const [id, [text, list]] of Object.entries(respelled)) {
+    insert.run(id, text);
+    lists[id] = list;
+  }
 
   const readable = (principals: string[]) => {
     const params = new Params(() => '?');
@@ -43,8 +54,8 @@ describe('the SQLite permission filter', () => {
     });
   }
 
-  it('opens only lists of more than one principal (the text of the statement)', () => {
+  it('settles a list of one by its text before opening any list (the text of the statement)', () => {
     const where = sqliteDialect.acl('_rperm', ['*', 'u1'], new Params(() => '?'));
-    assert.equal(where, `("_rperm" IN (?, ?) OR (instr("_rperm", ',') > 0 AND EXISTS (SELECT 1 FROM json_each("_rperm") WHERE "value" IN (?, ?))))`);
+    assert.equal(where, `("_rperm" IN (?, ?) OR EXISTS (SELECT 1 FROM json_each("_rperm") WHERE "value" IN (?, ?)))`);
   });
 });
