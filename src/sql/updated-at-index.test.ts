@@ -9,6 +9,9 @@ import { ident } from './params.ts';
 import { PostgresDriver } from './postgres/driver.ts';
 import { testPostgresUrl } from './postgres/connection.test-helper.ts';
 import { SqliteDriver } from './sqlite/driver.ts';
+import { applyMigrations, type Migration } from './migrations.ts';
+import { APP_MIGRATIONS as POSTGRES_MIGRATIONS } from './postgres/migrations.ts';
+import { APP_MIGRATIONS as SQLITE_MIGRATIONS } from './sqlite/migrations.ts';
 import { listUpdatedAtIndexes } from './updated-at-index.ts';
 import { SqlSchemaStore } from '../storage/sql-schema-store.ts';
 import type { ClassSchema } from '../schema/types.ts';
@@ -17,9 +20,10 @@ import type { ClassSchema } from '../schema/types.ts';
  * App migration 9 (updated-at-index.ts): a class table made when every table got an index on
  * updatedAt keeps it, listed in its schema as `updatedAt_1`; a new table has none.
  */
-const targets: { name: string; open: () => Promise<{ ns: AppNamespace; indexes: (table: string) => Promise<string[]>; done: () => Promise<void> }> }[] = [
+const targets: { name: string; migrations: readonly Migration[]; open: () => Promise<{ ns: AppNamespace; indexes: (table: string) => Promise<string[]>; done: () => Promise<void> }> }[] = [
   {
     name: 'sqlite',
+    migrations: SQLITE_MIGRATIONS,
     async open() {
       const dir = mkdtempSync(join(tmpdir(), 'basalt-updated-at-'));
       const driver = new SqliteDriver(join(dir, 'app.db'));
@@ -35,6 +39,7 @@ const targets: { name: string; open: () => Promise<{ ns: AppNamespace; indexes: 
   },
   {
     name: 'postgres',
+    migrations: POSTGRES_MIGRATIONS,
     async open() {
       const schema = `updated_at_${process.pid}_${Date.now()}`;
       const driver = new PostgresDriver(testPostgresUrl(), 3);
@@ -79,8 +84,8 @@ for (const target of targets) {
     });
 
     it('an older one keeps it as the schema index updatedAt_1, which the schema can then drop; a duplicate goes', async () => {
-      const run = () => driver.transaction((tx) => listUpdatedAtIndexes(tx, (name) => ns.table(name)));
-      await run();
+      // The app migrations of the backend, as an app's first open applies them.
+      await driver.transaction((tx) => applyMigrations(tx, target.migrations, (name) => ns.table(name), ns.table('_MIGRATIONS')));
       const schemas = new Map((await store.loadAll()).map((schema) => [schema.className, schema]));
       assert.deepEqual(schemas.get('Old')!.indexes, { updatedAt_1: { updatedAt: 1 } });
       assert.ok((await indexes('Old')).includes('Old_idx:updatedAt_1'));
@@ -90,8 +95,8 @@ for (const target of targets) {
       assert.deepEqual((await indexes('Both')).filter((name) => name.includes('updatedAt')), []);
       assert.deepEqual(schemas.get('Fresh')!.indexes, {});
 
-      // Run again (another process, a retry), nothing changes.
-      await run();
+      // Run again (a retry after a later step failed), nothing changes.
+      await driver.transaction((tx) => listUpdatedAtIndexes(tx, (name) => ns.table(name)));
       assert.deepEqual((await store.loadAll()).find((schema) => schema.className === 'Old')!.indexes, { updatedAt_1: { updatedAt: 1 } });
 
       await store.change('Old', (current) => ({ ...current!, indexes: {} }), () => [{ kind: 'dropIndex', name: 'updatedAt_1' }]);

@@ -2,7 +2,7 @@ import type { SqlExecutor } from './driver.ts';
 import { objectName, schemaIndexName } from './params.ts';
 
 /** The schema index an older class table's `updatedAt` index becomes. */
-export const UPDATED_AT_INDEX = 'updatedAt_1';
+const UPDATED_AT_INDEX = 'updatedAt_1';
 
 /**
  * Class tables no longer get an index on `updatedAt` when they are made: every update changes

@@ -217,8 +217,9 @@ export class PostgresDriver implements SqlDriver {
 
   /**
    * Writes of one text made at the same moment (one event-loop turn, or while earlier ones run:
-   * see writeAll), each of its own row, go to PostgreSQL as one statement (writesTogether): one round trip, one snapshot and one commit for all, where a
-   * commit and the round trips around it cost PostgreSQL more than a one-row update does. Should
+   * see writeAll), each of its own row, go to PostgreSQL as one statement (writesTogether): one
+   * round trip, one snapshot and one commit for all, where a commit and the round trips around it
+   * cost PostgreSQL more than a one-row update does. Should
    * that statement fail, nothing of it was written, and each write is sent again alone so that
    * every caller gets its own answer.
    */
