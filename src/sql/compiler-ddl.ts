@@ -34,6 +34,10 @@ export abstract class DdlCompiler extends CompilerBase {
   readonly lockClause: string = '';
   /** Index DDL for the read permission list (an index the ACL filter can use). */
   abstract permsIndex(indexName: string, table: string): string | null;
+  /** Statements keeping a class table's read permission lists in the spelling its filter compares by text (SQLite). */
+  permsSpelling(_className: string, _table: string): string[] {
+    return [];
+  }
   /**
    * Whether plain schema indexes end with the read permission list, so that the ACL filter of a
    * query that an index serves reads the list from the index instead of from each row.

@@ -238,6 +238,7 @@ export class SqlSchemaStore implements SchemaStore {
     await tx.run(`CREATE INDEX IF NOT EXISTS ${ident(this.ns.indexName(className, 'createdAt'))} ON ${table} ("createdAt")`);
     const perms = d.permsIndex(this.ns.indexName(className, 'rperm'), table);
     if (perms) await tx.run(perms);
+    for (const statement of d.permsSpelling(className, table)) await tx.run(statement);
   }
 
   /** The column list of an index over the expressions the compiler reads (query/fields.ts). */

@@ -99,4 +99,10 @@ export const APP_MIGRATIONS: readonly Migration[] = [
     statements: () => [],
     run: listUpdatedAtIndexes,
   },
+  {
+    // SQLite's read permission lists keep one spelling (sqlite/perms-spelling.ts); PostgreSQL's
+    // text[] lists have only one.
+    version: 10,
+    statements: () => [],
+  },
 ];

@@ -3,6 +3,7 @@ import { ident, safeKey, schemaIndexName, type Params } from '../params.ts';
 import type { ElementOf, FieldRef, IndexHint, LatLng, RegexPattern, TextIndexRef, ValueKind } from '../../query/ast.ts';
 import type { Row, SqlParam } from '../params.ts';
 import { mayBacktrack, sqliteRegex, TIMED_REGEXP } from './regex.ts';
+import { permsSpellingTriggers } from './perms-spelling.ts';
 import type { OutputType } from '../../query/aggregate/ast.ts';
 import type { AggregateDialect } from '../aggregate-dialect.ts';
 import type { InPlaceDialect } from '../in-place-dialect.ts';
@@ -40,6 +41,11 @@ const TEXT_TOKENIZER = `unicode61 remove_diacritics 0 categories 'L* N* Co M* P*
  * The FTS5 table of a text index. Its shadow tables are named "<table>_data" and so on; the
  * ":words" ending keeps those names clear of every other index's and table's.
  */
+/** A principal JSON writes with no escape: its list of one has a single spelling without a comma. */
+function spelledAsIs(principal: string): boolean {
+  return JSON.stringify(principal).length === principal.length + 2;
+}
+
 function textTable(index: TextIndexRef): string {
   return `${schemaIndexName(index.className, index.name)}:words`;
 }
@@ -186,14 +192,20 @@ export class SqliteCompiler extends SqlCompiler implements AggregateDialect, InP
     const difference = `SELECT "fullkey", "type", "atom" FROM ${stored} EXCEPT SELECT "fullkey", "type", "atom" FROM json_tree(${params.add(json)})`;
     return `(${storedCount} = ${givenCount} AND NOT EXISTS (${difference}))`;
   }
+  override permsSpelling(className: string, table: string): string[] {
+    return permsSpellingTriggers(className, table);
+  }
   acl(column: '_rperm' | '_wperm', principals: readonly string[], params: Params): string {
-    // Most lists hold one principal (`["*"]` on every public object) and are written by
-    // JSON.stringify, so comparing the whole text first answers them without opening json_each
-    // for the row, which costs more than the rest of a range scan's row. The EXISTS alone would
-    // give the same answer; a list stored in another spelling still reaches it.
+    // Most lists hold one principal (`["*"]` on every public object), so comparing the whole text
+    // first answers them without opening json_each for the row, which costs more than the rest of
+    // a range scan's row. A read list without a comma is always in the spelling compared here
+    // (perms-spelling.ts), so only lists with a comma are opened, as long as no principal needs
+    // escaping in JSON (then it could be spelled otherwise, and every list is opened).
     const single = principals.map((principal) => params.add(JSON.stringify([principal]))).join(', ');
     const list = principals.map((principal) => params.add(principal)).join(', ');
-    return `("${column}" IN (${single}) OR EXISTS (SELECT 1 FROM json_each("${column}") WHERE "value" IN (${list})))`;
+    const opened = `EXISTS (SELECT 1 FROM json_each("${column}") WHERE "value" IN (${list}))`;
+    if (column === '_rperm' && principals.every(spelledAsIs)) return `("${column}" IN (${single}) OR (instr("${column}", ',') > 0 AND ${opened}))`;
+    return `("${column}" IN (${single}) OR ${opened})`;
   }
   jsonParam(placeholder: string): string {
     return `jsonb(${placeholder})`;

@@ -1,6 +1,7 @@
 import { ident } from '../params.ts';
 import type { Migration } from '../migrations.ts';
 import { listUpdatedAtIndexes } from '../updated-at-index.ts';
+import { respellPermissionLists } from './perms-spelling.ts';
 
 /**
  * SQLite's migrations (src/sql/migrations.ts): the system tables of `basalt.db`, and the tables
@@ -101,5 +102,12 @@ export const APP_MIGRATIONS: readonly Migration[] = [
     version: 9,
     statements: () => [],
     run: listUpdatedAtIndexes,
+  },
+  {
+    // Read permission lists without a comma keep one spelling, which the permission filter
+    // compares by text (perms-spelling.ts).
+    version: 10,
+    statements: () => [],
+    run: respellPermissionLists,
   },
 ];
