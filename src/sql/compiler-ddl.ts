@@ -34,6 +34,8 @@ export abstract class DdlCompiler extends CompilerBase {
   readonly lockClause: string = '';
   /** Index DDL for the read permission list (an index the ACL filter can use). */
   abstract permsIndex(indexName: string, table: string): string | null;
+  /** The columns of the index every class table has on createdAt. */
+  readonly createdAtIndexColumns: string = '"createdAt"';
   /** Statements keeping a class table's read permission lists in the spelling its filter compares by text (SQLite). */
   permsSpelling(_className: string, _table: string): string[] {
     return [];

@@ -235,7 +235,7 @@ export class SqlSchemaStore implements SchemaStore {
     );
     // Not updatedAt, which every update changes (sql/updated-at-index.ts): an index on it is
     // made when queries want one (the scan log, automatic indexes).
-    await tx.run(`CREATE INDEX IF NOT EXISTS ${ident(this.ns.indexName(className, 'createdAt'))} ON ${table} ("createdAt")`);
+    await tx.run(`CREATE INDEX IF NOT EXISTS ${ident(this.ns.indexName(className, 'createdAt'))} ON ${table} (${d.createdAtIndexColumns})`);
     const perms = d.permsIndex(this.ns.indexName(className, 'rperm'), table);
     if (perms) await tx.run(perms);
     for (const statement of d.permsSpelling(className, table)) await tx.run(statement);

@@ -100,7 +100,7 @@ export const APP_MIGRATIONS: readonly Migration[] = [
     run: listUpdatedAtIndexes,
   },
   {
-    // SQLite's read permission lists keep one spelling (sqlite/perms-spelling.ts); PostgreSQL's
+    // SQLite's read permission lists keep one spelling (sqlite/read-lists.ts); PostgreSQL's
     // text[] lists have only one.
     version: 10,
     statements: () => [],

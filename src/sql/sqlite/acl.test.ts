@@ -9,12 +9,12 @@ import { ident, Params } from '../params.ts';
 import { sqliteDialect } from './dialect.ts';
 import { SqliteDriver } from './driver.ts';
 import { APP_MIGRATIONS } from './migrations.ts';
-import { permsSpellingTriggers } from './perms-spelling.ts';
+import { readListTriggers } from './read-lists.ts';
 
 /**
  * SQLite's permission filter (SqliteCompiler.acl): a list of one principal as JSON.stringify writes
  * it matches by its text; only read lists with a comma are opened with json_each, because the
- * triggers of perms-spelling.ts keep every read list without a comma in that spelling. Every
+ * triggers of read-lists.ts keep every read list without a comma in that spelling. Every
  * kind of list, in any spelling, must get the answer the list's elements give.
  */
 describe('the SQLite permission filter', () => {
@@ -32,7 +32,7 @@ describe('the SQLite permission filter', () => {
   };
   const db = new Database(':memory:');
   db.exec('CREATE TABLE "T" ("id" TEXT PRIMARY KEY, "_rperm" TEXT NOT NULL, "_wperm" TEXT NOT NULL)');
-  for (const statement of permsSpellingTriggers('T', '"T"')) db.exec(statement);
+  for (const statement of readListTriggers('T', '"T"')) db.exec(statement);
   const insert = db.prepare('INSERT INTO "T" VALUES (?, ?, ?)');
   for (const [id, list] of Object.entries(lists)) insert.run(id, JSON.stringify(list), JSON.stringify(list));
   // One principal each, spelled otherwise than JSON.stringify would (JSON5 included, which
@@ -100,17 +100,18 @@ describe('the SQLite permission filter', () => {
   });
 });
 
-describe('app migration 10 on SQLite: read lists of older class tables', () => {
+describe('app migration 10 on SQLite: read lists and the createdAt index of older class tables', () => {
   const dir = mkdtempSync(join(tmpdir(), 'basalt-perms-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('writes old lists without a comma again, leaves what is not JSON, and makes the triggers', async () => {
+  it('writes old lists without a comma again, leaves what is not JSON, makes the triggers and the new createdAt index', async () => {
     const file = join(dir, 'app.db');
     const driver = new SqliteDriver(file);
     try {
       // The app as it was before migration 10: a class table without the triggers.
       await driver.transaction((tx) => applyMigrations(tx, APP_MIGRATIONS.filter((migration) => migration.version < 10), ident, ident('_MIGRATIONS')));
       await driver.run(`CREATE TABLE "Old" ("objectId" TEXT PRIMARY KEY, "createdAt" TEXT NOT NULL, "updatedAt" TEXT NOT NULL, "_rperm" TEXT NOT NULL, "_wperm" TEXT NOT NULL, "data" BLOB NOT NULL)`);
+      await driver.run(`CREATE INDEX "Old_createdAt" ON "Old" ("createdAt")`);
       await driver.run(`INSERT INTO "_SCHEMA" VALUES ('Old', '{}')`);
       const rows: [string, string][] = [['a', '["*"]'], ['b', '[ "u1" ]'], ['c', '[ "u1", "u2" ]'], ['d', '["\\u0075\\u0032"]'], ['e', '[broken'], ['f', '[]']];
       for (const [id, list] of rows) await driver.run(`INSERT INTO "Old" VALUES (?, 'c', 'u', ?, '[]', jsonb('{}'))`, [id, list]);
@@ -119,6 +120,8 @@ describe('app migration 10 on SQLite: read lists of older class tables', () => {
       assert.deepEqual(after.map((row) => [row.id, row.r]), [['a', '["*"]'], ['b', '["u1"]'], ['c', '[ "u1", "u2" ]'], ['d', '["u2"]'], ['e', '[broken'], ['f', '[]']]);
       const triggers = await driver.all(`SELECT "name" FROM sqlite_master WHERE "type" = 'trigger' AND "tbl_name" = 'Old' ORDER BY "name"`);
       assert.deepEqual(triggers.map((row) => row.name), ['Old:rperm:insert', 'Old:rperm:update']);
+      const index = await driver.all(`SELECT "sql" FROM sqlite_master WHERE "type" = 'index' AND "name" = 'Old_createdAt'`);
+      assert.deepEqual(index, [{ sql: `CREATE INDEX "Old_createdAt" ON "Old" ("createdAt" DESC, "objectId", "_rperm")` }]);
       await driver.run(`INSERT INTO "Old" VALUES ('g', 'c', 'u', '[ "u3" ]', '[]', jsonb('{}'))`);
       assert.deepEqual(await driver.all(`SELECT "_rperm" AS "r" FROM "Old" WHERE "objectId" = 'g'`), [{ r: '["u3"]' }]);
     } finally {

@@ -3,7 +3,7 @@ import { ident, safeKey, schemaIndexName, type Params } from '../params.ts';
 import type { ElementOf, FieldRef, IndexHint, LatLng, RegexPattern, TextIndexRef, ValueKind } from '../../query/ast.ts';
 import type { Row, SqlParam } from '../params.ts';
 import { mayBacktrack, sqliteRegex, TIMED_REGEXP } from './regex.ts';
-import { permsSpellingTriggers } from './perms-spelling.ts';
+import { CREATED_AT_INDEX_COLUMNS, readListTriggers } from './read-lists.ts';
 import type { OutputType } from '../../query/aggregate/ast.ts';
 import type { AggregateDialect } from '../aggregate-dialect.ts';
 import type { InPlaceDialect } from '../in-place-dialect.ts';
@@ -192,14 +192,15 @@ export class SqliteCompiler extends SqlCompiler implements AggregateDialect, InP
     const difference = `SELECT "fullkey", "type", "atom" FROM ${stored} EXCEPT SELECT "fullkey", "type", "atom" FROM json_tree(${params.add(json)})`;
     return `(${storedCount} = ${givenCount} AND NOT EXISTS (${difference}))`;
   }
+  override readonly createdAtIndexColumns = CREATED_AT_INDEX_COLUMNS;
   override permsSpelling(className: string, table: string): string[] {
-    return permsSpellingTriggers(className, table);
+    return readListTriggers(className, table);
   }
   acl(column: '_rperm' | '_wperm', principals: readonly string[], params: Params): string {
     // Most lists hold one principal (`["*"]` on every public object), so comparing the whole text
     // first answers them without opening json_each for the row, which costs more than the rest of
     // a range scan's row. A read list without a comma is always in the spelling compared here
-    // (perms-spelling.ts), so only lists with a comma are opened, as long as no principal needs
+    // (read-lists.ts), so only lists with a comma are opened, as long as no principal needs
     // escaping in JSON (then it could be spelled otherwise, and every list is opened).
     const single = principals.map((principal) => params.add(JSON.stringify([principal]))).join(', ');
     const list = principals.map((principal) => params.add(principal)).join(', ');

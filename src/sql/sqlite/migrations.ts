@@ -1,7 +1,7 @@
 import { ident } from '../params.ts';
 import type { Migration } from '../migrations.ts';
 import { listUpdatedAtIndexes } from '../updated-at-index.ts';
-import { respellPermissionLists } from './perms-spelling.ts';
+import { migrateReadLists } from './read-lists.ts';
 
 /**
  * SQLite's migrations (src/sql/migrations.ts): the system tables of `basalt.db`, and the tables
@@ -105,9 +105,9 @@ export const APP_MIGRATIONS: readonly Migration[] = [
   },
   {
     // Read permission lists without a comma keep one spelling, which the permission filter
-    // compares by text (perms-spelling.ts).
+    // compares by text (read-lists.ts).
     version: 10,
     statements: () => [],
-    run: respellPermissionLists,
+    run: migrateReadLists,
   },
 ];
