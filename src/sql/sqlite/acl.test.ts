@@ -119,7 +119,7 @@ describe('app migration 10 on SQLite: read lists and the createdAt index of olde
       const after = await driver.all(`SELECT "objectId" AS "id", "_rperm" AS "r" FROM "Old" ORDER BY "objectId"`);
       assert.deepEqual(after.map((row) => [row.id, row.r]), [['a', '["*"]'], ['b', '["u1"]'], ['c', '[ "u1", "u2" ]'], ['d', '["u2"]'], ['e', '[broken'], ['f', '[]']]);
       const triggers = await driver.all(`SELECT "name" FROM sqlite_master WHERE "type" = 'trigger' AND "tbl_name" = 'Old' ORDER BY "name"`);
-      assert.deepEqual(triggers.map((row) => row.name), ['Old:rperm:insert', 'Old:rperm:update']);
+      assert.deepEqual(triggers.map((row) => row.name), ['Old::rperm:insert', 'Old::rperm:update']);
       const index = await driver.all(`SELECT "sql" FROM sqlite_master WHERE "type" = 'index' AND "name" = 'Old_createdAt'`);
       assert.deepEqual(index, [{ sql: `CREATE INDEX "Old_createdAt" ON "Old" ("createdAt" DESC, "objectId", "_rperm")` }]);
       await driver.run(`INSERT INTO "Old" VALUES ('g', 'c', 'u', '[ "u3" ]', '[]', jsonb('{}'))`);

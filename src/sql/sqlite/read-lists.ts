@@ -26,13 +26,16 @@ const respelled = (list: string) => `(SELECT json_group_array("value") FROM json
 /** A list without a comma that is not in the one spelling. */
 const misspelled = (list: string) => `instr(${list}, ',') = 0 AND ${list} <> ${respelled(list)}`;
 
-/** Triggers of a class table that keep its `_rperm` lists in the one spelling. */
+/**
+ * Triggers of a class table that keep its `_rperm` lists in the one spelling. Named with "::",
+ * which no text index's triggers (`<class>_idx:<index>:<event>`) can hold: index names are not empty.
+ */
 export function readListTriggers(className: string, table: string): string[] {
   const fix = `UPDATE ${table} SET "_rperm" = ${respelled('NEW."_rperm"')} WHERE rowid = NEW.rowid`;
   const when = misspelled('NEW."_rperm"');
   return [
-    `CREATE TRIGGER IF NOT EXISTS ${ident(`${className}:rperm:insert`)} AFTER INSERT ON ${table} WHEN ${when} BEGIN ${fix}; END`,
-    `CREATE TRIGGER IF NOT EXISTS ${ident(`${className}:rperm:update`)} AFTER UPDATE OF "_rperm" ON ${table} WHEN ${when} BEGIN ${fix}; END`,
+    `CREATE TRIGGER IF NOT EXISTS ${ident(`${className}::rperm:insert`)} AFTER INSERT ON ${table} WHEN ${when} BEGIN ${fix}; END`,
+    `CREATE TRIGGER IF NOT EXISTS ${ident(`${className}::rperm:update`)} AFTER UPDATE OF "_rperm" ON ${table} WHEN ${when} BEGIN ${fix}; END`,
   ];
 }
 
