@@ -37,15 +37,15 @@ function jsonPath(path: readonly string[]): string {
  */
 const TEXT_TOKENIZER = `unicode61 remove_diacritics 0 categories 'L* N* Co M* P* S* Z* C*' separators ' '`;
 
-/**
- * The FTS5 table of a text index. Its shadow tables are named "<table>_data" and so on; the
- * ":words" ending keeps those names clear of every other index's and table's.
- */
 /** A principal JSON writes with no escape: its list of one has a single spelling without a comma. */
 function spelledAsIs(principal: string): boolean {
   return JSON.stringify(principal).length === principal.length + 2;
 }
 
+/**
+ * The FTS5 table of a text index. Its shadow tables are named "<table>_data" and so on; the
+ * ":words" ending keeps those names clear of every other index's and table's.
+ */
 function textTable(index: TextIndexRef): string {
   return `${schemaIndexName(index.className, index.name)}:words`;
 }
