@@ -67,6 +67,12 @@ export interface SqlDriver extends SqlExecutor {
    * statement, whose only parameter is the list of keys, and `column` names the key in its rows.
    */
   lookupRow(sql: string, key: string, batched: () => string, column: string): Promise<Row | undefined>;
+  /**
+   * The rows of `explain(<statement>)` showing the plan a statement marked `planForAnyValues` runs
+   * by: the one plan made for any values, not a plan for these. Absent where a driver has no such
+   * plans (SQLite plans every run alike); the caller then explains the statement as it is.
+   */
+  explainForAnyValues?(explain: (statement: string) => string, sql: string, params: readonly SqlParam[]): Promise<Row[]>;
   /** The name of the unique index a failed statement violated, or null for any other error. */
   uniqueViolation(error: unknown): string | null;
   /** Whether a statement failed for naming a column (or a hinted index) its table does not have. */

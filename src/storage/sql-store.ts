@@ -269,8 +269,15 @@ export class SqlAppStore implements AppStore {
     const statements: CompiledSql[] = counted ? [counted] : query ? this.findStatements(className, query).map((statement) => statement()) : [];
     if (countWhere && !counted) statements.push(this.countStatement(className, countWhere, query ? query.hint : hint));
     const plans: unknown[] = [];
-    for (const { sql, params, planOnce } of statements) {
-      plans.push(this.dialect.planOf(await this.query(this.dialect.explainSql(sql), params, planOnce ? undefined : VALUE_PLANNED)));
+    const driver = this.ns.driver;
+    for (const { sql, params, planOnce, planForAnyValues } of statements) {
+      const rows =
+        planForAnyValues && driver.explainForAnyValues
+          ? await driver.explainForAnyValues((statement) => this.dialect.explainSql(statement), sql, params).catch((error: unknown) => {
+              throw driver.missingColumn(error) ? new StaleSchema() : error;
+            })
+          : await this.query(this.dialect.explainSql(sql), params, planOnce ? undefined : VALUE_PLANNED);
+      plans.push(this.dialect.planOf(rows));
     }
     return plans;
   }

@@ -192,6 +192,24 @@ eachBackend('query hint and explain', (target) => {
     assert.deepEqual([missing.status, missing.body], [200, { results: [] }]);
   });
 
+  it('on PostgreSQL explain shows a page of one indexed range by the plan made once for any values, and a count by the plan made for its values', async () => {
+    if (target.backend !== 'postgres') return;
+    // Five rows: the plans may read the table or the index; the bound is in one or the other.
+    const conditions = (plan: unknown) => pgNodes(plan as Json[]).flatMap((node) => [node['Index Cond'], node.Filter]).filter(Boolean) as string[];
+    // The page runs on a generic plan (src/sql/postgres/driver.ts): its bound is a parameter.
+    const [page] = plansOf(await find({ where: { score: { $gte: 4, $lt: 7 } }, order: 'score', explain: true }, MASTER), target.backend);
+    assert.deepEqual(conditions(page), ['(("f.score" >= $1) AND ("f.score" < $2))'], JSON.stringify(page));
+    // A count is planned for its values: they are in its plan.
+    const [count] = plansOf(await find({ where: { score: { $gte: 4, $lt: 7 } }, limit: 0, count: 1, explain: true }, MASTER), target.backend);
+    assert.ok(conditions(count).some((condition) => condition.includes("'4'::double precision")), JSON.stringify(count));
+    // A text with a quote and a backslash passes as a literal of its parameter.
+    const bound = "n2'\\x";
+    const [named] = plansOf(await find({ where: { name: { $gte: bound } }, order: 'name', explain: true }, MASTER), target.backend);
+    assert.ok(conditions(named).some((condition) => condition.includes('$1')), JSON.stringify(named));
+    const listed = await find({ where: { name: { $gte: bound } }, order: 'name', keys: 'name' }, MASTER);
+    assert.deepEqual(listed.body.results.map((object: Json) => object.name), ['n3', 'n4', 'n5']);
+  });
+
   it('explain answers on /1/users, /1/roles, /1/installations and /1/sessions for the master key', async () => {
     for (const path of ['/1/users', '/1/roles', '/1/installations', '/1/sessions']) {
       const plans = plansOf(await app.get(path, { ...MASTER, query: { explain: 'true', count: 1 } }), target.backend);

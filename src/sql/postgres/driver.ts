@@ -352,6 +352,24 @@ export class PostgresDriver implements SqlDriver {
     return this.lookups.lookup(sql, key, batched, column);
   }
 
+  /**
+   * PostgreSQL 15 plans an EXPLAIN of a statement with bound values for those values, whatever
+   * `plan_cache_mode` says (16's `EXPLAIN (GENERIC_PLAN)` takes no values). So on a connection of
+   * the generic pool the statement is prepared, `EXPLAIN … EXECUTE` shows the plan that prepared
+   * statement runs by, and it is deallocated again. EXECUTE takes its values as SQL literals.
+   */
+  async explainForAnyValues(explain: (statement: string) => string, sql: string, params: readonly SqlParam[]): Promise<Row[]> {
+    const client = await this.generic.connect();
+    try {
+      await client.query(`PREPARE "basalt_explain" AS ${sql}`);
+      const values = params.length ? `(${params.map(sqlLiteral).join(', ')})` : '';
+      return (await client.query<Row>(explain(`EXECUTE "basalt_explain"${values}`)).catch(this.cancelled)).rows;
+    } finally {
+      await client.query('DEALLOCATE "basalt_explain"').catch(() => {});
+      client.release();
+    }
+  }
+
   uniqueViolation(error: unknown): string | null {
     const { code, constraint } = error as { code?: unknown; constraint?: unknown };
     return code === '23505' ? String(constraint ?? 'PRIMARY') : null;
@@ -436,4 +454,19 @@ export class PostgresDriver implements SqlDriver {
   async close(): Promise<void> {
     await Promise.all([this.pool.end(), this.planned.end(), this.generic.end(), this.sharedSlots.close()]);
   }
+}
+
+/**
+ * A value written as an SQL literal, for EXECUTE (explainForAnyValues): text in the E'' form,
+ * which reads the same whatever `standard_conforming_strings` is; a list as the text of an array;
+ * bytes as bytea's hex text. PostgreSQL casts each to the type of its parameter.
+ */
+function sqlLiteral(value: SqlParam): string {
+  const text = (raw: string) => `E'${raw.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+  if (value === null) return 'NULL';
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : text(String(value));
+  if (Buffer.isBuffer(value)) return text(`\\x${value.toString('hex')}`);
+  if (Array.isArray(value)) return text(`{${value.map((element) => `"${element.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`);
+  return text(value as string);
 }

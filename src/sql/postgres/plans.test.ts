@@ -59,6 +59,22 @@ describe('PostgresDriver plans', () => {
     assert.deepEqual(await prepared(false, text), [], 'not on the connections of other statements');
   });
 
+  it('explains a statement planned for any values by its generic plan, its values written as literals, and leaves nothing prepared', async () => {
+    const text = 'SELECT "objectId" FROM (VALUES ($1::text)) AS "t" ("objectId") WHERE "objectId" >= $2';
+    const rows = await driver.explainForAnyValues((statement) => `EXPLAIN (FORMAT JSON) ${statement}`, text, ['a', 'b']);
+    assert.match(JSON.stringify(rows), /\$2/);
+    // Run instead of explained, the prepared statement reads back every kind of value as given.
+    const values = [['*', 'role:say "hi"', 'back\\slash', "it's"], Buffer.from([0, 255, 39]), true, null, "it's \\ {x}", -2.5];
+    const echoed = await driver.explainForAnyValues(
+      (statement) => statement,
+      'SELECT $1::text[] AS "list", $2::bytea AS "bytes", $3::boolean AS "flag", $4::text AS "none", $5::text AS "text", $6::float8 AS "number"',
+      values,
+    );
+    assert.deepEqual(echoed, [{ list: values[0], bytes: values[1], flag: true, none: null, text: values[4], number: -2.5 }]);
+    const left = await driver.all('SELECT count(*)::int AS "n" FROM pg_prepared_statements WHERE "name" = $1', ['basalt_explain'], { planForAnyValues: true });
+    assert.deepEqual(left, [{ n: 0 }]);
+  });
+
   it('runs a statement planned per run inside a transaction unnamed', async () => {
     const text = 'SELECT $1::int + 3 AS "n"';
     const rows = await driver.transaction((tx) => tx.all(text, [1], { planPerRun: true }));
