@@ -147,7 +147,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   // The batch route dispatches through the same table it is part of.
   let table: RouteTable;
   // Built-in classes' routes come first: their /1/classes/_X paths must win over the generic ones.
-  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...outboxRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes, ...functionRoutes(functions), ...hookRoutes(webhooks), ...pushRoutes, ...scriptLogRoutes(cloud), ...jobRoutes(jobs), ...unbuiltListRoutes, batchRoute(() => table)]);
+  table = new RouteTable([...roleRoutes, ...installationRoutes, ...userRoutes, ...sessionRoutes, ...classRoutes, ...configRoutes, ...schemaRoutes, ...scanRoutes, ...outboxRoutes, ...eventRoutes, ...aggregateRoutes, ...queueRoutes, ...serverInfoRoutes, ...purgeRoutes(webhooks), ...functionRoutes(functions), ...hookRoutes(webhooks), ...pushRoutes, ...scriptLogRoutes(cloud), ...jobRoutes(jobs), ...unbuiltListRoutes, batchRoute(() => table)]);
   routes.push(...appRoutes(deps, table));
   // Request logs print the URL, and GET /1/login carries the password there (log.ts).
   const requestLog = logger.child({}, { serializers: { req: requestForLog } });

@@ -29,6 +29,8 @@ export interface HookDefinitions {
   update(app: AppHandle, key: HookKey, url: string): Promise<HookDefinition | null>;
   /** False when there was no such hook. */
   delete(app: AppHandle, key: HookKey): Promise<boolean>;
+  /** The definitions changed in the database by other means (a purge of `_Hooks`): every process reads them again. */
+  reread(app: AppHandle): Promise<void>;
 }
 
 // Parse Server's messages, so clients written against it read the same text.

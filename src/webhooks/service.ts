@@ -98,6 +98,10 @@ export class Webhooks implements FunctionSource, HookDefinitions {
     return this.changed(app, removeHook(app, key));
   }
 
+  async reread(app: AppHandle): Promise<void> {
+    await this.changed(app, Promise.resolve());
+  }
+
   /** After a change: this process reads the hooks again at once, the others when the message reaches them. */
   private async changed<T>(app: AppHandle, change: Promise<T>): Promise<T> {
     const result = await change;

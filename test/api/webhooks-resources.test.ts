@@ -152,4 +152,25 @@ eachBackend('webhooks: resources', (target) => {
     // Nothing changed through the refused calls.
     assert.deepEqual((await app.get('/1/hooks/functions/secret', MASTER)).body, { functionName: 'secret', url: URL_A });
   });
+  it('purging _Hooks removes every hook at once: functions answer 141 as unknown, triggers stop refusing writes', async () => {
+    // Both receivers are unreachable: a call fails with 141, which shows that the hook still runs.
+    assert.equal((await app.post('/1/hooks/functions', { functionName: 'purged', url: URL_A }, MASTER)).status, 201);
+    assert.equal((await app.post('/1/hooks/triggers', { className: 'Purged', triggerName: 'beforeSave', url: URL_A }, MASTER)).status, 201);
+    const called = await app.post('/1/functions/purged', {});
+    assert.equal(called.status, 400, called.text);
+    assert.equal(called.body.code, 141);
+    assert.notEqual(called.body.error, 'Invalid function: "purged"');
+    assert.equal((await app.post('/1/classes/Purged', { n: 1 })).status, 400);
+
+    const purged = await app.delete('/1/purge/_Hooks', MASTER);
+    assert.deepEqual([purged.status, purged.body], [200, {}]);
+    assert.deepEqual((await app.get('/1/hooks/functions', MASTER)).body, { results: [] });
+    assert.deepEqual((await app.get('/1/hooks/triggers', MASTER)).body, { results: [] });
+    assert.deepEqual((await app.post('/1/functions/purged', {})).body, { code: 141, error: 'Invalid function: "purged"' });
+    const saved = await app.post('/1/classes/Purged', { n: 2 });
+    assert.equal(saved.status, 201, saved.text);
+    // The same hook can be made again.
+    assert.equal((await app.post('/1/hooks/functions', { functionName: 'purged', url: URL_B }, MASTER)).status, 201);
+    assert.deepEqual((await app.get('/1/hooks/functions', MASTER)).body, { results: [{ functionName: 'purged', url: URL_B }] });
+  });
 });
