@@ -139,8 +139,13 @@ export class SqlAppStore implements AppStore {
     try {
       return await this.ns.driver.all(sql, params, options);
     } catch (error) {
-      throw this.ns.driver.missingColumn(error) ? new StaleSchema() : error;
+      throw this.staleSchemaOr(error);
     }
+  }
+
+  /** A statement that named a column its table no longer has ran on a schema changed since. */
+  private staleSchemaOr(error: unknown): unknown {
+    return this.ns.driver.missingColumn(error) ? new StaleSchema() : error;
   }
 
   /** Unique-index failures become UniqueViolation; anything else passes through. */
@@ -274,7 +279,7 @@ export class SqlAppStore implements AppStore {
       const rows =
         planForAnyValues && driver.explainForAnyValues
           ? await driver.explainForAnyValues((statement) => this.dialect.explainSql(statement), sql, params).catch((error: unknown) => {
-              throw driver.missingColumn(error) ? new StaleSchema() : error;
+              throw this.staleSchemaOr(error);
             })
           : await this.query(this.dialect.explainSql(sql), params, planOnce ? undefined : VALUE_PLANNED);
       plans.push(this.dialect.planOf(rows));
