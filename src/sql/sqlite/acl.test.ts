@@ -14,8 +14,8 @@ import { readListTriggers } from './read-lists.ts';
 /**
  * SQLite's permission filter (SqliteCompiler.acl): a list of one principal as JSON.stringify writes
  * it matches by its text; only read lists with a comma are opened with json_each, because the
- * triggers of read-lists.ts keep every read list without a comma in that spelling. Every
- * kind of list, in any spelling, must get the answer the list's elements give.
+ * server writes that spelling and the trigger of read-lists.ts rewrites any other an UPDATE sets.
+ * Every kind of list, in any spelling so set, must get the answer the list's elements give.
  */
 describe('the SQLite permission filter', () => {
   const lists: Record<string, string[]> = {
@@ -46,8 +46,10 @@ describe('the SQLite permission filter', () => {
     // A bare string is read as a list of itself, by json_each as by the text comparison.
     bare: ['"u3"', ['u3']],
   };
+  // The server writes each row; a tool then sets the list in its own spelling.
   for (const [id, [text, list]] of Object.entries(respelled)) {
-    insert.run(id, text, text);
+    insert.run(id, JSON.stringify(list), text);
+    db.prepare('UPDATE "T" SET "_rperm" = ? WHERE "id" = ?').run(text, id);
     lists[id] = list;
   }
 
@@ -70,7 +72,7 @@ describe('the SQLite permission filter', () => {
     });
   }
 
-  it('a read list without a comma is written again in the one spelling; a write list and a list with a comma are kept', () => {
+  it('a read list without a comma that an UPDATE sets is written again in the one spelling; a write list and a list with a comma are kept', () => {
     const stored = (id: string) => db.prepare('SELECT "_rperm" AS "r", "_wperm" AS "w" FROM "T" WHERE "id" = ?').get(id) as { r: string; w: string };
     assert.deepEqual(stored('spaced'), { r: '["u1"]', w: '[ "u1" ]' });
     assert.deepEqual(stored('escaped'), { r: '["u1"]', w: '["\\u0075\\u0031"]' });
@@ -86,10 +88,22 @@ describe('the SQLite permission filter', () => {
   });
 
   it('a read list without a comma that is not JSON is refused, and nothing is written', () => {
-    assert.throws(() => insert.run('broken', '["u1"', '[]'), /malformed JSON/);
     assert.throws(() => db.prepare('UPDATE "T" SET "_rperm" = ? WHERE "id" = ?').run('[u1]', 'owner'), /malformed JSON/);
-    assert.deepEqual(db.prepare('SELECT count(*) AS "n" FROM "T" WHERE "id" = ?').get('broken'), { n: 0 });
+    assert.throws(() => db.prepare('UPDATE "T" SET "_rperm" = ? WHERE "id" = ?').run('["u1"', 'owner'), /malformed JSON/);
+    assert.deepEqual(db.prepare('SELECT "_rperm" AS "r" FROM "T" WHERE "id" = ?').get('owner'), { r: '["u1"]' });
     assert.deepEqual(readable('_rperm', ['u1']), expected(['u1']));
+  });
+
+  it('a row INSERTed by hand keeps its spelling: a list of one in another spelling grants nothing (no trigger on inserts)', () => {
+    const hand = new Database(':memory:');
+    hand.exec('CREATE TABLE "T" ("id" TEXT PRIMARY KEY, "_rperm" TEXT NOT NULL, "_wperm" TEXT NOT NULL)');
+    for (const statement of readListTriggers('T', '"T"')) hand.exec(statement);
+    hand.prepare('INSERT INTO "T" VALUES (?, ?, ?)').run('spaced', '[ "u1" ]', '[]');
+    hand.prepare('INSERT INTO "T" VALUES (?, ?, ?)').run('plain', '["u1"]', '[]');
+    assert.deepEqual(hand.prepare('SELECT "_rperm" AS "r" FROM "T" WHERE "id" = ?').get('spaced'), { r: '[ "u1" ]' });
+    const params = new Params(() => '?');
+    const where = sqliteDialect.acl('_rperm', ['*', 'u1'], params);
+    assert.deepEqual(hand.prepare(`SELECT "id" FROM "T" WHERE ${where}`).all(...params.values), [{ id: 'plain' }]);
   });
 
   it('opens only read lists with a comma, and every list where a principal needs escaping (the text of the statement)', () => {
@@ -104,7 +118,7 @@ describe('app migration 10 on SQLite: read lists and the createdAt index of olde
   const dir = mkdtempSync(join(tmpdir(), 'basalt-perms-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('writes old lists without a comma again, leaves what is not JSON, makes the triggers and the new createdAt index', async () => {
+  it('writes old lists without a comma again, leaves what is not JSON, makes the trigger and the new createdAt index', async () => {
     const file = join(dir, 'app.db');
     const driver = new SqliteDriver(file);
     try {
@@ -119,11 +133,11 @@ describe('app migration 10 on SQLite: read lists and the createdAt index of olde
       const after = await driver.all(`SELECT "objectId" AS "id", "_rperm" AS "r" FROM "Old" ORDER BY "objectId"`);
       assert.deepEqual(after.map((row) => [row.id, row.r]), [['a', '["*"]'], ['b', '["u1"]'], ['c', '[ "u1", "u2" ]'], ['d', '["u2"]'], ['e', '[broken'], ['f', '[]']]);
       const triggers = await driver.all(`SELECT "name" FROM sqlite_master WHERE "type" = 'trigger' AND "tbl_name" = 'Old' ORDER BY "name"`);
-      assert.deepEqual(triggers.map((row) => row.name), ['Old::rperm:insert', 'Old::rperm:update']);
+      assert.deepEqual(triggers.map((row) => row.name), ['Old::rperm:update']);
       const index = await driver.all(`SELECT "sql" FROM sqlite_master WHERE "type" = 'index' AND "name" = 'Old_createdAt'`);
       assert.deepEqual(index, [{ sql: `CREATE INDEX "Old_createdAt" ON "Old" ("createdAt" DESC, "objectId", "_rperm")` }]);
-      await driver.run(`INSERT INTO "Old" VALUES ('g', 'c', 'u', '[ "u3" ]', '[]', jsonb('{}'))`);
-      assert.deepEqual(await driver.all(`SELECT "_rperm" AS "r" FROM "Old" WHERE "objectId" = 'g'`), [{ r: '["u3"]' }]);
+      await driver.run(`UPDATE "Old" SET "_rperm" = '[ "u3" ]' WHERE "objectId" = 'a'`);
+      assert.deepEqual(await driver.all(`SELECT "_rperm" AS "r" FROM "Old" WHERE "objectId" = 'a'`), [{ r: '["u3"]' }]);
     } finally {
       await driver.close();
     }

@@ -10,8 +10,11 @@ import { ident, objectName } from '../params.ts';
  * json_each, which costs a user's page more than the rest of its walk. That is exact only if every
  * list without a comma is spelled the one way: as `json_group_array` writes its elements, which
  * for a principal with nothing to escape is also what JSON.stringify writes. The server writes
- * that spelling; the triggers below rewrite any other (written by a tool, by hand, or before they
- * existed), and refuse such a list that is not JSON.
+ * that spelling; the trigger below rewrites any other that an UPDATE sets (a tool, a hand edit),
+ * and refuses such a list that is not JSON; migration 10 rewrites what was there before. Rows
+ * INSERTed by hand in another spelling are not rewritten, and their list grants nothing: an
+ * AFTER INSERT trigger, even one that does nothing, cost every create 1.5–2 µs in SQLite and a
+ * tenth of the API's creates a second (docs/architecture.md, "Query plans").
  *
  * **In the createdAt index.** The built-in index is `("createdAt" DESC, "objectId", "_rperm")`:
  * in the order of a newest-first page with its tie-break (SqlCompiler.orderBy), and holding the
@@ -27,22 +30,18 @@ const respelled = (list: string) => `(SELECT json_group_array("value") FROM json
 const misspelled = (list: string) => `instr(${list}, ',') = 0 AND ${list} <> ${respelled(list)}`;
 
 /**
- * Triggers of a class table that keep its `_rperm` lists in the one spelling. Named with "::",
+ * The trigger of a class table that keeps its `_rperm` lists in the one spelling. Named with "::",
  * which no text index's triggers (`<class>_idx:<index>:<event>`) can hold: index names are not empty.
  */
 export function readListTriggers(className: string, table: string): string[] {
   const fix = `UPDATE ${table} SET "_rperm" = ${respelled('NEW."_rperm"')} WHERE rowid = NEW.rowid`;
-  const when = misspelled('NEW."_rperm"');
-  return [
-    `CREATE TRIGGER IF NOT EXISTS ${ident(`${className}::rperm:insert`)} AFTER INSERT ON ${table} WHEN ${when} BEGIN ${fix}; END`,
-    `CREATE TRIGGER IF NOT EXISTS ${ident(`${className}::rperm:update`)} AFTER UPDATE OF "_rperm" ON ${table} WHEN ${when} BEGIN ${fix}; END`,
-  ];
+  return [`CREATE TRIGGER IF NOT EXISTS ${ident(`${className}::rperm:update`)} AFTER UPDATE OF "_rperm" ON ${table} WHEN ${misspelled('NEW."_rperm"')} BEGIN ${fix}; END`];
 }
 
 /**
  * App migration 10: in every class table, lists without a comma are written again where their
- * spelling differs (one that is not JSON is left as it is, and then grants nothing), the triggers
- * are made, and the createdAt index is built again with its new columns (about a second per
+ * spelling differs (one that is not JSON is left as it is, and then grants nothing), the trigger
+ * is made, and the createdAt index is built again with its new columns (about a second per
  * million rows, once, when the app is first opened).
  */
 export async function migrateReadLists(tx: SqlExecutor, table: (name: string) => string): Promise<void> {
