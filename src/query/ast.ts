@@ -26,6 +26,11 @@ export interface StoredReading {
    * the column may test that instead of the permission list (sql/compiler.ts).
    */
   readonly publicColumn?: true;
+  /**
+   * The column leads a schema index over stored columns, beside which the dialect may keep a
+   * reader index (sql/compiler-pages.ts, `readerPage`).
+   */
+  readonly leadsIndex?: true;
 }
 
 /** How a value is compared: the SQL type the field is read as. */

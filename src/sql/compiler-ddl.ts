@@ -1,5 +1,6 @@
 import type { FieldRef, TextIndexRef, ValueKind } from '../query/ast.ts';
 import { CompilerBase } from './compiler-base.ts';
+import { ident } from './params.ts';
 import type { KeptColumnsSql } from './kept-columns.ts';
 
 /** The compiler's DDL: column types, locks, indexes (plain, stored columns, text) and field drops. */
@@ -58,6 +59,32 @@ export abstract class DdlCompiler extends CompilerBase {
    * automatic indexes' columns, storage/kept-columns.ts); null where there are none.
    */
   readonly keptColumns: KeptColumnsSql | null = null;
+  /**
+   * Where the database keeps stored columns, the expression leading the reader index made beside
+   * each schema index over them: the one principal of a read permission list of one, and '' for
+   * every other list. A user's page then reads each of the user's principals' own entries, in the
+   * index's order, instead of walking every reader's (sql/compiler-pages.ts, `readerPage`); null
+   * where there are no reader indexes.
+   */
+  readonly readerKey: string | null = null;
+  /**
+   * The key list of a schema index over stored columns: each column in its key's direction, then
+   * objectId, which breaks ties as every query's order does (storage/sql-schema-store.ts).
+   */
+  storedIndexKeys(columns: readonly string[], descending: readonly boolean[]): string[] {
+    return [...columns.map((column, i) => `${ident(column)} ${this.orderDirection(descending[i] === true)}`), '"objectId"'];
+  }
+  /**
+   * The statements making a schema index over stored columns (`keys`, from `storedIndexKeys`) and,
+   * where there is a reader key, its reader index: the same keys led by it. `online`: built while
+   * writes go on (outside any transaction).
+   */
+  storedIndexSql(table: string, names: { readonly index: string; readonly reader: string }, keys: readonly string[], online: boolean): string[] {
+    const create = `CREATE INDEX${online ? this.onlineIndexKeyword : ''} IF NOT EXISTS`;
+    const statements = [`${create} ${ident(names.index)} ON ${table} (${keys.join(', ')})${this.storedIndexInclude}`];
+    if (this.readerKey) statements.push(`${create} ${ident(names.reader)} ON ${table} (${this.readerKey}, ${keys.join(', ')})${this.storedIndexInclude}`);
+    return statements;
+  }
   /** Follows the column list of a schema index over stored columns: the read permission list. */
   readonly storedIndexInclude: string = '';
   /**

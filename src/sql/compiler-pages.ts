@@ -1,9 +1,9 @@
-import type { FindQuery } from '../query/ast.ts';
+import type { FindQuery, OrderKey } from '../query/ast.ts';
 import { and, type WhereNode } from '../query/ast.ts';
-import { ident } from './params.ts';
+import { ident, type Params } from './params.ts';
 import { capBox, type RingSearch } from './geo.ts';
 import { pageNumber, type CompiledSql } from './compiler-base.ts';
-import { WhereCompiler } from './compiler-where.ts';
+import { onlyTheOrderedRange, WhereCompiler } from './compiler-where.ts';
 
 /**
  * A page of objectId order under an indexed `$inQuery` is merged from one ordered read per
@@ -13,10 +13,18 @@ import { WhereCompiler } from './compiler-where.ts';
 export const MAX_PAGE_ARMS = 32;
 
 /**
+ * A user's page reads the reader index once per principal of the caller up to this many (see
+ * `readerPage`); a caller with more (a user in many roles) has the schema index walked instead.
+ */
+export const MAX_READER_ARMS = 16;
+
+/**
  * The compiler's two pages that are not one plain SELECT: a page in objectId order under an
  * indexed `$inQuery`, and a nearest-first page searched in growing rings.
  */
 export abstract class PageCompiler extends WhereCompiler {
+  abstract orderBy(order: readonly OrderKey[], params: Params): string;
+
   /**
    * A page in objectId order (no `order`, or `objectId` ascending) whose where requires a field
    * that leads an index to be among an inner query's values (`$inQuery`, `$select`). Read in
@@ -54,6 +62,53 @@ export abstract class PageCompiler extends WhereCompiler {
     // Each half reads in one way whatever the values (an index seek per value, or the walk), so
     // one plan serves every run; planning this statement anew cost PostgreSQL more than running it.
     return { sql, params: params.values, planOnce: true };
+  }
+
+  /**
+   * A page for a caller with principals besides "*", first ordered by a stored column that leads a
+   * schema index, and bounded on that column, where the dialect makes a reader index beside each
+   * schema index over stored columns (`readerKey`). Walked in order, the schema index tests every
+   * reader's entries of the range: a user among twenty reads about twenty entries for each of the
+   * page's rows. Here each of the caller's principals has an arm reading, in the reader index,
+   * only the entries of lists holding that one principal, in the page's order, at most skip +
+   * limit of them, with their rows; lists of several principals (the key '') have one arm that
+   * tests each entry as before, from the index alone, then reads the rows that pass by primary
+   * key. The arms are merged in the page's order and the merge stops at the page. Each readable
+   * row is in exactly one arm: a list of one principal in that principal's, any other in the last.
+   * Null where the plain statement serves: no reader key, no such order or range, a hint, or more
+   * principals than MAX_READER_ARMS.
+   */
+  protected readerPage(table: (className: string) => string, className: string, query: FindQuery): CompiledSql | null {
+    const key = this.readerKey;
+    const first = query.order[0];
+    if (!key || query.hint || !first || first.distanceFrom || first.field.kind !== 'doc' || !first.field.stored?.leadsIndex) return null;
+    const column = first.field.stored.column;
+    const parts = conjuncts(query.where);
+    const acl = parts.find((part): part is Extract<WhereNode, { kind: 'acl' }> => part.kind === 'acl' && part.access === 'read');
+    const bounded = parts.some((part) => ((part.kind === 'compare' && part.op !== 'ne') || part.kind === 'in') && part.field.kind === 'doc' && part.field.stored?.column === column);
+    if (!acl || !bounded) return null;
+    const principals = [...new Set(acl.principals)].filter((principal) => principal !== '');
+    if (!principals.some((principal) => principal !== '*') || principals.length > MAX_READER_ARMS) return null;
+    // The merge sorts the arms' rows by the page's order, so each arm carries what that order reads.
+    const sortColumns = new Set<string>();
+    for (const orderKey of query.order) {
+      if (orderKey.distanceFrom || (orderKey.field.kind === 'doc' && !orderKey.field.stored)) return null;
+      if (orderKey.field.kind === 'doc' && orderKey.field.stored) sortColumns.add(ident(orderKey.field.stored.column));
+    }
+    const params = this.params(table);
+    const from = table(className);
+    const order = this.orderBy(query.order, params);
+    const rest = this.where(and(parts.filter((part) => part !== acl)), params);
+    const where = this.where(query.where, params);
+    const limit = params.add(query.limit);
+    const skip = params.add(query.skip);
+    const rows = `(${limit}::int8 + ${skip}::int8)`;
+    const columns = ['"objectId"', '"createdAt"', '"updatedAt"', '"data"', ...sortColumns].join(', ');
+    const arms = principals.map((principal) => `(SELECT ${columns} FROM ${from} WHERE ${key} = ${params.add(principal)}::text AND ${rest} ORDER BY ${order} LIMIT ${rows})`);
+    const shared = `SELECT "objectId" FROM ${from} WHERE ${key} = '' AND ${where} ORDER BY ${order} LIMIT ${rows}`;
+    arms.push(`(SELECT ${columns} FROM ${from} WHERE "objectId" = ANY(ARRAY(${shared})) ORDER BY ${order})`);
+    const sql = `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} FROM (${arms.join(' UNION ALL ')}) AS "_r" ORDER BY ${order} LIMIT ${limit} OFFSET ${skip}`;
+    return { sql, params: params.values, ...(onlyTheOrderedRange(query.where, query.order) ? { planForAnyValues: true } : {}) };
   }
 
   /**

@@ -92,6 +92,10 @@ export abstract class SqlCompiler extends PageCompiler {
     const page = literalPage ? ` LIMIT ${pageNumber(query.limit)} OFFSET ${pageNumber(query.skip)}` : ` LIMIT ${this.limit(query.limit, params)} OFFSET ${params.add(query.skip)}`;
     // A count's plan depends on how much of the range it counts.
     const anyValues = !countWhere && !literalPage && onlyTheOrderedRange(query.where, query.order) ? { planForAnyValues: true } : {};
+    if (!countWhere && !literalPage) {
+      const byReader = this.readerPage(table, className, query);
+      if (byReader) return byReader;
+    }
     if (this.lateRowReads && this.reusablePlaceholders && permissionsInRange(query.where)) {
       // The ids of the page from the index alone (run once, before the rows are read), then
       // their rows by primary key, sorted again. A join of the two took PostgreSQL longer to

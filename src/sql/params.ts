@@ -58,3 +58,11 @@ export function objectName(className: string, suffix: string): string {
 export function schemaIndexName(className: string, indexName: string): string {
   return objectName(className, `idx:${indexName}`);
 }
+
+/**
+ * The database name of the reader index beside a schema index over stored columns (see
+ * `DdlCompiler.readerKey`): "<class>_rdr:<index>", for the same reasons as `schemaIndexName`.
+ */
+export function readerIndexName(className: string, indexName: string): string {
+  return objectName(className, `rdr:${indexName}`);
+}

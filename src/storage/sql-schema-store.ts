@@ -5,7 +5,7 @@ import type { SqlExecutor } from '../sql/driver.ts';
 import { createHash } from 'node:crypto';
 import type { ClassSchema, StoredColumn, StoredIndexes } from '../schema/types.ts';
 import type { AppNamespace } from '../sql/namespace.ts';
-import { ident, PUBLIC_COLUMN, schemaIndexName } from '../sql/params.ts';
+import { ident, PUBLIC_COLUMN, readerIndexName, schemaIndexName } from '../sql/params.ts';
 import { textIndexNames } from '../schema/indexes.ts';
 import { KeptColumns, PUBLIC_READING } from './kept-columns.ts';
 
@@ -215,16 +215,26 @@ export class SqlSchemaStore implements SchemaStore {
     columns.publicColumn = true;
     for (const [indexName, earlier] of Object.entries(columns.stored)) {
       const descending = Object.values(next.indexes[indexName] ?? {}).map((direction) => direction === -1);
-      await tx.run(`DROP INDEX IF EXISTS ${d.qualifyIndex(this.ns.schema, schemaIndexName(next.className, indexName))}`);
+      await this.dropSchemaIndex(tx, next.className, indexName);
       await this.createStoredIndex(tx, table, next.className, indexName, earlier, descending);
     }
   }
 
   private async createStoredIndex(tx: SqlExecutor, table: string, className: string, indexName: string, stored: readonly StoredColumn[], descending: readonly boolean[]): Promise<void> {
     const d = this.dialect;
-    const keys = stored.map((column, i) => `${ident(column.column)} ${d.orderDirection(descending[i] === true)}`);
-    keys.push(TIE_BREAK);
-    await tx.run(`CREATE INDEX IF NOT EXISTS ${ident(schemaIndexName(className, indexName))} ON ${table} (${keys.join(', ')})${d.storedIndexInclude}`);
+    const keys = d.storedIndexKeys(stored.map((column) => column.column), descending);
+    for (const sql of d.storedIndexSql(table, this.storedIndexNames(className, indexName), keys, false)) await tx.run(sql);
+  }
+
+  private storedIndexNames(className: string, indexName: string): { index: string; reader: string } {
+    return { index: schemaIndexName(className, indexName), reader: readerIndexName(className, indexName) };
+  }
+
+  /** Drops a schema index and the reader index that may be beside it. */
+  private async dropSchemaIndex(tx: SqlExecutor, className: string, indexName: string): Promise<void> {
+    const d = this.dialect;
+    await tx.run(`DROP INDEX IF EXISTS ${d.qualifyIndex(this.ns.schema, schemaIndexName(className, indexName))}`);
+    if (d.readerKey) await tx.run(`DROP INDEX IF EXISTS ${d.qualifyIndex(this.ns.schema, readerIndexName(className, indexName))}`);
   }
 
   private async createClassTable(tx: SqlExecutor, className: string): Promise<void> {
@@ -264,7 +274,6 @@ export class SqlSchemaStore implements SchemaStore {
   async buildIndexOnline(className: string, indexName: string, keys: readonly IndexKey[]): Promise<readonly StoredColumn[] | null> {
     const d = this.dialect;
     const table = this.ns.table(className);
-    const name = schemaIndexName(className, indexName);
     const kept = this.kept;
     const stored = kept ? this.storedColumns(keys, false) : null;
     if (kept && stored) {
@@ -272,12 +281,17 @@ export class SqlSchemaStore implements SchemaStore {
       await kept.add(className, readings, (tx) => this.classLock(tx, className));
       await kept.backfill(className, readings);
     }
+    const names = this.storedIndexNames(className, indexName);
     const invalid = d.invalidIndexSql();
-    if (invalid && (await this.ns.driver.all(invalid, [this.ns.schema ?? '', name])).length > 0) {
-      await this.ns.driver.run(`DROP INDEX${d.onlineIndexKeyword} IF EXISTS ${d.qualifyIndex(this.ns.schema, name)}`);
+    for (const built of stored && d.readerKey ? [names.index, names.reader] : [names.index]) {
+      if (invalid && (await this.ns.driver.all(invalid, [this.ns.schema ?? '', built])).length > 0) {
+        await this.ns.driver.run(`DROP INDEX${d.onlineIndexKeyword} IF EXISTS ${d.qualifyIndex(this.ns.schema, built)}`);
+      }
     }
-    const columns = stored ? [...stored.map((column, i) => `${ident(column.column)} ${d.orderDirection(keys[i]!.descending)}`), TIE_BREAK] : this.expressionKeys(keys, false);
-    await this.ns.driver.run(`CREATE INDEX${d.onlineIndexKeyword} IF NOT EXISTS ${ident(name)} ON ${table} (${columns.join(', ')})${stored ? d.storedIndexInclude : ''}`);
+    const statements = stored
+      ? d.storedIndexSql(table, names, d.storedIndexKeys(stored.map((column) => column.column), keys.map((key) => key.descending)), true)
+      : [`CREATE INDEX${d.onlineIndexKeyword} IF NOT EXISTS ${ident(names.index)} ON ${table} (${this.expressionKeys(keys, false).join(', ')})`];
+    for (const sql of statements) await this.ns.driver.run(sql);
     await this.analyze(className);
     return stored;
   }
@@ -301,7 +315,8 @@ export class SqlSchemaStore implements SchemaStore {
     const scans = new Map<string, number>();
     for (const name of indexNames) {
       const count = byTableName.get(schemaIndexName(className, name));
-      if (count !== undefined) scans.set(name, count);
+      // A user's page reads the reader index instead: both count as the index's use.
+      if (count !== undefined) scans.set(name, count + (byTableName.get(readerIndexName(className, name)) ?? 0));
     }
     return scans;
   }
@@ -329,7 +344,7 @@ export class SqlSchemaStore implements SchemaStore {
         return;
       }
       case 'dropIndex': {
-        await tx.run(`DROP INDEX IF EXISTS ${d.qualifyIndex(this.ns.schema, schemaIndexName(className, step.name))}`);
+        await this.dropSchemaIndex(tx, className, step.name);
         if (!Object.hasOwn(columns.stored, step.name)) return;
         const { [step.name]: dropped, ...rest } = columns.stored;
         columns.stored = rest;

@@ -1,6 +1,7 @@
 import { ident } from '../params.ts';
 import type { Migration } from '../migrations.ts';
 import { listUpdatedAtIndexes } from '../updated-at-index.ts';
+import { addReaderIndexes } from '../reader-indexes.ts';
 
 /**
  * PostgreSQL's migrations (src/sql/migrations.ts): the system tables of schema `basalt`, and the
@@ -104,5 +105,12 @@ export const APP_MIGRATIONS: readonly Migration[] = [
     // text[] lists have only one.
     version: 10,
     statements: () => [],
+  },
+  {
+    // A reader index beside every schema index over stored columns (reader-indexes.ts); SQLite
+    // keeps no stored columns, and has none.
+    version: 11,
+    statements: () => [],
+    run: addReaderIndexes,
   },
 ];

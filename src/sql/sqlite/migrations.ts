@@ -2,6 +2,7 @@ import { ident } from '../params.ts';
 import type { Migration } from '../migrations.ts';
 import { listUpdatedAtIndexes } from '../updated-at-index.ts';
 import { migrateReadLists } from './read-lists.ts';
+import { addReaderIndexes } from '../reader-indexes.ts';
 
 /**
  * SQLite's migrations (src/sql/migrations.ts): the system tables of `basalt.db`, and the tables
@@ -109,5 +110,12 @@ export const APP_MIGRATIONS: readonly Migration[] = [
     version: 10,
     statements: () => [],
     run: migrateReadLists,
+  },
+  {
+    // A reader index beside every schema index over stored columns (reader-indexes.ts); SQLite
+    // keeps no stored columns, and has none.
+    version: 11,
+    statements: () => [],
+    run: addReaderIndexes,
   },
 ];

@@ -1,0 +1,32 @@
+import type { SqlExecutor } from './driver.ts';
+import { readerIndexName, schemaIndexName } from './params.ts';
+
+/** What migration 11 reads of a class's schema row. */
+interface StoredIndexRecord {
+  readonly indexes?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly storedIndexes?: Readonly<Record<string, readonly { readonly column: string }[]>>;
+}
+
+/**
+ * App migration 11: beside every schema index over stored columns, its reader index
+ * (`DdlCompiler.readerKey`), which a user's page reads from then on. Nothing where the dialect
+ * has no reader key (SQLite). Built inside the migration's transaction, while the app is first
+ * opened: about as long as building the schema index itself took.
+ */
+export async function addReaderIndexes(tx: SqlExecutor, table: (name: string) => string): Promise<void> {
+  const d = tx.dialect;
+  if (!d.readerKey) return;
+  const rows = await tx.all(`SELECT "className", "schema" FROM ${table('_SCHEMA')}`);
+  for (const row of rows) {
+    const className = String(row.className);
+    const schema = JSON.parse(String(row.schema)) as StoredIndexRecord;
+    for (const [indexName, columns] of Object.entries(schema.storedIndexes ?? {})) {
+      const descending = Object.values(schema.indexes?.[indexName] ?? {}).map((direction) => direction === -1);
+      const keys = d.storedIndexKeys(columns.map((column) => column.column), descending);
+      const names = { index: schemaIndexName(className, indexName), reader: readerIndexName(className, indexName) };
+      // The schema index exists already: only the reader index is made.
+      const [, reader] = d.storedIndexSql(table(className), names, keys, false);
+      if (reader) await tx.run(reader);
+    }
+  }
+}
