@@ -71,10 +71,12 @@ export abstract class PageCompiler extends WhereCompiler {
    * reader's entries of the range: a user among twenty reads about twenty entries for each of the
    * page's rows. Here each of the caller's principals has an arm reading, in the reader index,
    * only the entries of lists holding that one principal, in the page's order, at most skip +
-   * limit of them, with their rows; lists of several principals (the key '') have one arm that
-   * tests each entry as before, from the index alone, then reads the rows that pass by primary
-   * key. The arms are merged in the page's order and the merge stops at the page. Each readable
+   * limit of them; lists of several principals (the key '') have one arm that tests each entry as
+   * before. The arms are merged in the page's order and the merge stops at the page. Each readable
    * row is in exactly one arm: a list of one principal in that principal's, any other in the last.
+   * A first page reads its rows in the arms (the last arm picks its ids from the index alone
+   * first: most of its entries may fail the test); a page past a skip picks its ids from the
+   * index alone, then reads only their rows, by primary key, as `lateRowReads` pages do.
    * Null where the plain statement serves: no reader key, no such order or range, a hint, or more
    * principals than MAX_READER_ARMS.
    */
@@ -90,10 +92,10 @@ export abstract class PageCompiler extends WhereCompiler {
     const principals = [...new Set(acl.principals)].filter((principal) => principal !== '');
     if (!principals.some((principal) => principal !== '*') || principals.length > MAX_READER_ARMS) return null;
     // The merge sorts the arms' rows by the page's order, so each arm carries what that order reads.
-    const sortColumns = new Set<string>();
+    const sortColumns = new Set(['"objectId"']);
     for (const orderKey of query.order) {
       if (orderKey.distanceFrom || (orderKey.field.kind === 'doc' && !orderKey.field.stored)) return null;
-      if (orderKey.field.kind === 'doc' && orderKey.field.stored) sortColumns.add(ident(orderKey.field.stored.column));
+      sortColumns.add(ident(orderKey.field.kind === 'doc' ? orderKey.field.stored!.column : orderKey.field.column));
     }
     const params = this.params(table);
     const from = table(className);
@@ -103,11 +105,15 @@ export abstract class PageCompiler extends WhereCompiler {
     const limit = params.add(query.limit);
     const skip = params.add(query.skip);
     const rows = `(${limit}::int8 + ${skip}::int8)`;
-    const columns = ['"objectId"', '"createdAt"', '"updatedAt"', '"data"', ...sortColumns].join(', ');
+    const idsFirst = query.skip > 0;
+    const columns = [...new Set([...(idsFirst ? [] : ['"objectId"', '"createdAt"', '"updatedAt"', '"data"']), ...sortColumns])].join(', ');
     const arms = principals.map((principal) => `(SELECT ${columns} FROM ${from} WHERE ${key} = ${params.add(principal)}::text AND ${rest} ORDER BY ${order} LIMIT ${rows})`);
-    const shared = `SELECT "objectId" FROM ${from} WHERE ${key} = '' AND ${where} ORDER BY ${order} LIMIT ${rows}`;
-    arms.push(`(SELECT ${columns} FROM ${from} WHERE "objectId" = ANY(ARRAY(${shared})) ORDER BY ${order})`);
-    const sql = `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} FROM (${arms.join(' UNION ALL ')}) AS "_r" ORDER BY ${order} LIMIT ${limit} OFFSET ${skip}`;
+    const shared = `SELECT ${idsFirst ? columns : '"objectId"'} FROM ${from} WHERE ${key} = '' AND ${where} ORDER BY ${order} LIMIT ${rows}`;
+    arms.push(idsFirst ? `(${shared})` : `(SELECT ${columns} FROM ${from} WHERE "objectId" = ANY(ARRAY(${shared})) ORDER BY ${order})`);
+    const merged = `FROM (${arms.join(' UNION ALL ')}) AS "_r" ORDER BY ${order} LIMIT ${limit} OFFSET ${skip}`;
+    const sql = idsFirst
+      ? `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} FROM ${from} WHERE "objectId" = ANY(ARRAY(SELECT "objectId" ${merged})) ORDER BY ${order}`
+      : `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} ${merged}`;
     return { sql, params: params.values, ...(onlyTheOrderedRange(query.where, query.order) ? { planForAnyValues: true } : {}) };
   }
 

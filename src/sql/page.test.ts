@@ -153,3 +153,45 @@ it('a page of a range of the indexed column it is ordered by is planned for any 
   assert.equal(postgresDialect.countedSelect(table, 'Item', { where: range, order, limit: 20, skip: 0 }, range)!.planForAnyValues, undefined, 'a count beside');
 });
 
+
+it("on PostgreSQL a user's page of a range of the column leading a schema index reads each principal's own entries of the reader index", () => {
+  const score = { kind: 'doc', path: ['score'], stored: { column: 'f.score', as: 'number', publicColumn: true, leadsIndex: true } } as const;
+  const acl = (principals: string[]) => ({ kind: 'acl', access: 'read', principals }) as const;
+  const range = { kind: 'compare', field: score, op: 'gte', value: 10, as: 'number' } as const;
+  const ranged = (principals: string[], skip = 0, more: Partial<FindQuery> = {}): FindQuery => ({
+    where: { kind: 'and', nodes: [{ kind: 'and', nodes: [range] }, acl(principals)] },
+    order: [{ field: score, as: 'number', descending: true }],
+    limit: 20,
+    skip,
+    ...more,
+  });
+  const key = `(CASE WHEN cardinality("_rperm") = 1 THEN "_rperm"[1] ELSE '' END)`;
+  const order = '"f.score" DESC NULLS LAST, ("objectId" COLLATE "C") ASC';
+  const first = postgresDialect.select(table, 'Item', ranged(['*', 'u1', 'u1', '']));
+  const arm = (placeholder: string) => `(SELECT "objectId", "createdAt", "updatedAt", "data", "f.score" FROM "Item" WHERE ${key} = ${placeholder}::text AND "f.score" >= $1 ORDER BY ${order} LIMIT ($4::int8 + $5::int8))`;
+  const shared = `SELECT "objectId" FROM "Item" WHERE ${key} = '' AND (("f.score" >= $2)) AND ("_public" OR "_rperm" && $3::text[]) ORDER BY ${order} LIMIT ($4::int8 + $5::int8)`;
+  assert.equal(
+    first.sql,
+    `SELECT "objectId", "createdAt", "updatedAt", "data"::text AS "data" FROM (${arm('$6')} UNION ALL ${arm('$7')} UNION ALL ` +
+      `(SELECT "objectId", "createdAt", "updatedAt", "data", "f.score" FROM "Item" WHERE "objectId" = ANY(ARRAY(${shared})) ORDER BY ${order})) AS "_r" ORDER BY ${order} LIMIT $4 OFFSET $5`,
+  );
+  // A principal named twice has one arm, and '' none (its lists are those of the last arm).
+  assert.deepEqual(first.params, [10, 10, ['u1', 'u1', ''], 20, 0, '*', 'u1']);
+  assert.equal(first.planForAnyValues, true);
+  // Past a skip: ids from the index alone, then only the page's rows, by primary key.
+  const later = postgresDialect.select(table, 'Item', ranged(['*', 'u1'], 40));
+  assert.match(later.sql, /^SELECT "objectId", "createdAt", "updatedAt", "data"::text AS "data" FROM "Item" WHERE "objectId" = ANY\(ARRAY\(SELECT "objectId" FROM \(\(SELECT "objectId", "f\.score" FROM "Item" WHERE /);
+  assert.match(later.sql, /UNION ALL \(SELECT "objectId", "f\.score" FROM "Item" WHERE \(CASE .* = '' AND /);
+  assert.deepEqual(later.params.slice(-2), ['*', 'u1']);
+  const plain = (query: FindQuery) => !postgresDialect.select(table, 'Item', query).sql.includes('cardinality');
+  assert.equal(plain(ranged(['*'])), true, 'anyone: every entry passes or fails on "*" alone');
+  assert.equal(plain(ranged(['*', ...Array.from({ length: 16 }, (_, i) => `role:r${i}`)])), true, 'more principals than arms');
+  assert.equal(plain(ranged(['*', 'u1'], 0, { hint: { kind: 'schemaIndex', name: 'byScore' } })), true, 'a hint');
+  assert.equal(plain({ ...ranged(['*', 'u1']), order: [{ field: { kind: 'doc', path: ['name'] }, as: 'text', descending: false }] }), true, 'ordered by a field with no index');
+  assert.equal(plain({ ...ranged(['*', 'u1']), order: [...ranged([]).order, { field: { kind: 'doc', path: ['name'] }, as: 'text', descending: false }] }), true, 'a second key read from the document');
+  assert.equal(plain({ ...ranged(['*', 'u1']), where: { kind: 'and', nodes: [{ ...range, op: 'ne' }, acl(['*', 'u1'])] } }), true, '$ne bounds nothing');
+  assert.equal(plain({ ...ranged(['*', 'u1']), order: [{ field: { ...score, stored: { ...score.stored, leadsIndex: undefined } }, as: 'number', descending: true }] }), true, 'a column that leads no index');
+  assert.equal(plain({ ...ranged(['*', 'u1']), where: range }), true, 'the master key');
+  assert.match(postgresDialect.countedSelect(table, 'Item', ranged(['*', 'u1']), ranged(['*', 'u1']).where)!.sql, /ANY\(ARRAY/, 'a count beside: the plain ids-first page');
+  assert.doesNotMatch(sqliteDialect.select(table, 'Item', ranged(['*', 'u1'])).sql, /cardinality|UNION/, 'SQLite keeps no reader index');
+});

@@ -6,6 +6,7 @@ import { testPostgresUrl } from '../sql/postgres/connection.test-helper.ts';
 import { AppNamespace } from '../sql/namespace.ts';
 import { SqlSchemaStore } from './sql-schema-store.ts';
 import { BACKFILL_BATCH } from './kept-columns.ts';
+import { addReaderIndexes } from '../sql/reader-indexes.ts';
 import type { ClassSchema } from '../schema/types.ts';
 import type { IndexKey } from './port.ts';
 
@@ -107,8 +108,11 @@ describe('SqlSchemaStore.buildIndexOnline over kept columns on PostgreSQL', () =
     const { rows: moved } = await client.query(`SELECT count(*)::int AS n FROM ${table} WHERE "f.score" >= 5000`);
     assert.equal(Number(moved[0].n) > 0, true);
 
-    const { rows: definition } = await client.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname LIKE '%auto_score'`, [schema]);
+    const { rows: definition } = await client.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'Item_idx:auto_score'`, [schema]);
     assert.match(String(definition[0].indexdef), /\("f\.score" DESC NULLS LAST, "objectId"\) INCLUDE \(_rperm, _public\)$/);
+    // Beside it, the same keys led by the one reader of a list of one ('' for any other list).
+    const { rows: reader } = await client.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'Item_rdr:auto_score'`, [schema]);
+    assert.match(String(reader[0]?.indexdef).replace(/\s+/g, ' '), /\(\( ?CASE WHEN \(cardinality\(_rperm\) = 1\) THEN _rperm\[1\] ELSE ''::text END\), "f\.score" DESC NULLS LAST, "objectId"\) INCLUDE \(_rperm, _public\)$/);
     // The build's VACUUM (ANALYZE): statistics on the column, and a count read from the index alone.
     const { rows: stats } = await client.query(`SELECT count(*)::int AS n FROM pg_stats WHERE schemaname = $1 AND tablename = 'Item' AND attname = 'f.score'`, [schema]);
     assert.equal(Number(stats[0].n), 1);
@@ -123,6 +127,8 @@ describe('SqlSchemaStore.buildIndexOnline over kept columns on PostgreSQL', () =
     const dropped = await store.change('Item', (current) => ({ ...current!, indexes: {} }), () => [{ kind: 'dropIndex', name: 'auto_score' }]);
     assert.deepEqual([dropped?.storedIndexes, dropped?.publicColumn], [undefined, undefined]);
     assert.deepEqual(await catalog(), { columns: [], triggers: [], functions: [] });
+    const { rows: left } = await client.query(`SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname LIKE '%auto_score'`, [schema]);
+    assert.deepEqual(left, [], 'the schema index and its reader index went');
     // Writes go on without them.
     await client.query(`UPDATE ${table} SET "data" = '{"score":"any"}' WHERE "objectId" = $1`, [id(1)]);
   });
@@ -154,5 +160,20 @@ describe('SqlSchemaStore.buildIndexOnline over kept columns on PostgreSQL', () =
     assert.deepEqual((await catalog()).columns, ['_public NEVER']);
     // The field may come back with another type: nothing reads it as a number any more.
     await client.query(`UPDATE ${table} SET "data" = jsonb_set("data", '{rank}', '"first"') WHERE "objectId" = $1`, [id(2)]);
+  });
+  it('app migration 11 makes the reader index of a schema index made before it', async () => {
+    // An earlier test left a score the cast refuses.
+    await client.query(`UPDATE ${table} SET "data" = '{"score": 1}' WHERE "data"->>'score' = 'any'`);
+    const columns = await store.buildIndexOnline('Item', 'auto_score', [scoreKey]);
+    await store.change('Item', (current) => ({ ...current!, indexes: { auto_score: { score: -1 } } }), () => [{ kind: 'recordIndex', name: 'auto_score', columns: columns! }]);
+    const readerDefinition = async () => (await client.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'Item_rdr:auto_score'`, [schema])).rows.map((row) => String(row.indexdef));
+    const made = await readerDefinition();
+    assert.equal(made.length, 1);
+    await client.query(`DROP INDEX "${schema}"."Item_rdr:auto_score"`);
+    assert.deepEqual(await readerDefinition(), []);
+    await driver.transaction((tx) => addReaderIndexes(tx, (name) => `"${schema}"."${name}"`));
+    assert.deepEqual(await readerDefinition(), made);
+    await store.change('Item', (current) => ({ ...current!, indexes: {} }), () => [{ kind: 'dropIndex', name: 'auto_score' }]);
+    assert.deepEqual(await readerDefinition(), []);
   });
 });
