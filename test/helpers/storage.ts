@@ -13,7 +13,7 @@ export interface Storage {
   tableExists(className: string): Promise<boolean>;
   /** Index name → its definition, for every index on the class table. */
   indexes(className: string): Promise<Map<string, string>>;
-  /** The indexes on the class table whose database name contains `fragment`. */
+  /** The indexes on the class table whose database name contains `fragment`, reader indexes left out. */
   indexesNamed(className: string, fragment: string): Promise<[name: string, definition: string][]>;
   /**
    * The plan the database picks for a query on the class table with this WHERE clause. On
@@ -40,13 +40,16 @@ export interface StoredDocument {
   readonly data: Record<string, any>;
 }
 
+/** A PostgreSQL reader index, made beside a schema index (docs/architecture.md, "Reader indexes"). */
+export const isReaderIndex = (name: string) => name.includes('_rdr:');
+
 /** Opens the storage of the app on `target` that holds the table of `markerClass`. */
 export async function openStorage(target: Target, markerClass: string): Promise<Storage> {
   const base = target.backend === 'postgres' ? await postgresStorage(markerClass) : sqliteStorage(markerClass);
   return {
     ...base,
     async indexesNamed(className, fragment) {
-      return [...(await base.indexes(className))].filter(([name]) => name.includes(fragment));
+      return [...(await base.indexes(className))].filter(([name]) => name.includes(fragment) && !isReaderIndex(name));
     },
   };
 }
