@@ -27,8 +27,8 @@ export interface StoredReading {
    */
   readonly publicColumn?: true;
   /**
-   * The column leads a schema index over stored columns, beside which the dialect may keep a
-   * reader index (sql/compiler-pages.ts, `readerPage`).
+   * The column leads a schema index over stored columns that has a reader index beside it
+   * (sql/compiler-pages.ts, `readerPage`).
    */
   readonly leadsIndex?: true;
 }

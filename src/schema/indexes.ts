@@ -40,7 +40,9 @@ export function storedReading(schema: ClassSchema | null, path: readonly string[
   if (!byPath) {
     const map = new Map<string, StoredReading>();
     const publicColumn = schema.publicColumn ? { publicColumn: true as const } : {};
-    const leading = new Set(Object.values(stored).map((columns) => columns[0]?.column));
+    // The column leads an index whose reader index exists.
+    const readers = new Set(schema.readerIndexes ?? []);
+    const leading = new Set(Object.entries(stored).filter(([name]) => readers.has(name)).map(([, columns]) => columns[0]?.column));
     for (const columns of Object.values(stored)) {
       for (const { path: at, as: kind, column } of columns) map.set(readingKey(at, kind), { column, as: kind, ...publicColumn, ...(leading.has(column) ? { leadsIndex: true as const } : {}) });
     }

@@ -34,6 +34,12 @@ export interface ClassSchema {
    * own, carried by every index over stored columns (storage/sql-schema-store.ts).
    */
   readonly publicColumn?: true;
+  /**
+   * Storage's own record: the schema indexes over stored columns that have a reader index beside
+   * them (sql/compiler-pages.ts, `readerPage`). A process of an older version may make a schema
+   * index without one; it keeps this list as it found it, so such an index is never taken to have one.
+   */
+  readonly readerIndexes?: readonly string[];
 }
 
 export interface AutoIndexInfo {

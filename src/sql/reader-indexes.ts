@@ -5,6 +5,7 @@ import { readerIndexName, schemaIndexName } from './params.ts';
 interface StoredIndexRecord {
   readonly indexes?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   readonly storedIndexes?: Readonly<Record<string, readonly { readonly column: string }[]>>;
+  readonly readerIndexes?: readonly string[];
 }
 
 /**
@@ -20,7 +21,9 @@ export async function addReaderIndexes(tx: SqlExecutor, table: (name: string) =>
   for (const row of rows) {
     const className = String(row.className);
     const schema = JSON.parse(String(row.schema)) as StoredIndexRecord;
-    for (const [indexName, columns] of Object.entries(schema.storedIndexes ?? {})) {
+    const stored = Object.entries(schema.storedIndexes ?? {});
+    if (stored.length === 0) continue;
+    for (const [indexName, columns] of stored) {
       const descending = Object.values(schema.indexes?.[indexName] ?? {}).map((direction) => direction === -1);
       const keys = d.storedIndexKeys(columns.map((column) => column.column), descending);
       const names = { index: schemaIndexName(className, indexName), reader: readerIndexName(className, indexName) };
@@ -28,5 +31,8 @@ export async function addReaderIndexes(tx: SqlExecutor, table: (name: string) =>
       const [, reader] = d.storedIndexSql(table(className), names, keys, false);
       if (reader) await tx.run(reader);
     }
+    // Recorded as the schema store records the reader indexes it makes (schema/types.ts).
+    const recorded = { ...schema, readerIndexes: stored.map(([indexName]) => indexName) };
+    await tx.run(`UPDATE ${table('_SCHEMA')} SET "schema" = ${d.placeholder(1)} WHERE "className" = ${d.placeholder(2)}`, [JSON.stringify(recorded), className]);
   }
 }

@@ -23,6 +23,8 @@ interface StoredState {
   stored: StoredIndexes;
   /** The class table has the column telling whether "*" may read a row, and every stored index carries it. */
   publicColumn: boolean;
+  /** The stored indexes with a reader index beside them. */
+  readers: ReadonlySet<string>;
   added: boolean;
 }
 
@@ -43,10 +45,12 @@ function columnNames(stored: StoredIndexes): Set<string> {
 }
 
 /** The schema as stored: the record of stored columns only when there is one. */
-function withStoredIndexes(schema: ClassSchema, { stored, publicColumn }: StoredState): ClassSchema {
-  const { storedIndexes: _stored, publicColumn: _public, ...rest } = schema;
+function withStoredIndexes(schema: ClassSchema, { stored, publicColumn, readers }: StoredState): ClassSchema {
+  const { storedIndexes: _stored, publicColumn: _public, readerIndexes: _readers, ...rest } = schema;
   const withStored = Object.keys(stored).length ? { ...rest, storedIndexes: stored } : rest;
-  return publicColumn ? { ...withStored, publicColumn: true } : withStored;
+  const withPublic = publicColumn ? { ...withStored, publicColumn: true as const } : withStored;
+  const listed = Object.keys(stored).filter((name) => readers.has(name));
+  return listed.length ? { ...withPublic, readerIndexes: listed } : withPublic;
 }
 
 /** Class schemas in the app's `_SCHEMA` table, and the DDL that goes with changing them. */
@@ -88,7 +92,7 @@ export class SqlSchemaStore implements SchemaStore {
       const next = change(current);
       if (!next || next === current) return { saved: current, rewritten: false };
       if (!current) await this.createClassTable(tx, className);
-      const columns = { stored: current?.storedIndexes ?? {}, publicColumn: current?.publicColumn === true, added: false };
+      const columns: StoredState = { stored: current?.storedIndexes ?? {}, publicColumn: current?.publicColumn === true, readers: new Set(current?.readerIndexes ?? []), added: false };
       for (const step of ddl(current, next)) await this.runStep(tx, className, step, next, columns);
       const saved = withStoredIndexes(next, columns);
       const json = JSON.stringify(saved);
@@ -217,6 +221,7 @@ export class SqlSchemaStore implements SchemaStore {
       const descending = Object.values(next.indexes[indexName] ?? {}).map((direction) => direction === -1);
       await this.dropSchemaIndex(tx, next.className, indexName);
       await this.createStoredIndex(tx, table, next.className, indexName, earlier, descending);
+      if (d.readerKey) columns.readers = new Set([...columns.readers, indexName]);
     }
   }
 
@@ -338,6 +343,7 @@ export class SqlSchemaStore implements SchemaStore {
           await this.addColumns(tx, table, stored, columns, next);
           await this.createStoredIndex(tx, table, className, step.name, stored, step.keys.map((key) => key.descending));
           columns.stored = { ...columns.stored, [step.name]: stored };
+          if (d.readerKey) columns.readers = new Set([...columns.readers, step.name]);
           return;
         }
         await tx.run(`CREATE ${step.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${name} ON ${table} (${this.expressionKeys(step.keys, step.unique === true).join(', ')})`);
@@ -348,6 +354,7 @@ export class SqlSchemaStore implements SchemaStore {
         if (!Object.hasOwn(columns.stored, step.name)) return;
         const { [step.name]: dropped, ...rest } = columns.stored;
         columns.stored = rest;
+        columns.readers = new Set([...columns.readers].filter((name) => name !== step.name));
         // A column goes with the last index over it; dropping one does not rewrite the table.
         const kept = columnNames(rest);
         const gone = [...new Set(dropped!.map((column) => column.column))].filter((column) => !kept.has(column));
@@ -359,8 +366,10 @@ export class SqlSchemaStore implements SchemaStore {
         return;
       }
       case 'recordIndex':
+        // Recorded after buildIndexOnline, which builds the reader index too.
         columns.stored = { ...columns.stored, [step.name]: step.columns };
         columns.publicColumn = true;
+        if (d.readerKey) columns.readers = new Set([...columns.readers, step.name]);
         return;
       case 'createTextIndex':
         for (const sql of d.createTextIndex({ className, name: step.name }, step.field, (object) => this.ns.table(object))) await tx.run(sql);
