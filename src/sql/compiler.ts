@@ -83,6 +83,10 @@ export abstract class SqlCompiler extends PageCompiler {
 
   /** `literalPage`: LIMIT and OFFSET written as numbers (see ringSelect). */
   private plainSelect(table: (className: string) => string, className: string, query: FindQuery, literalPage: boolean, countWhere?: WhereNode): CompiledSql {
+    // A page beside a count is planned for its values on every run (countedSelect): the arms are
+    // written only for pages that stand alone.
+    const byReader = countWhere || literalPage ? null : this.readerPage(table, className, query);
+    if (byReader) return byReader;
     const params = this.params(table);
     // Parameters are added in text order: SQLite numbers "?" by position.
     const from = this.hinted(table(className), className, query.hint);
@@ -92,10 +96,6 @@ export abstract class SqlCompiler extends PageCompiler {
     const page = literalPage ? ` LIMIT ${pageNumber(query.limit)} OFFSET ${pageNumber(query.skip)}` : ` LIMIT ${this.limit(query.limit, params)} OFFSET ${params.add(query.skip)}`;
     // A count's plan depends on how much of the range it counts.
     const anyValues = !countWhere && !literalPage && onlyTheOrderedRange(query.where, query.order) ? { planForAnyValues: true } : {};
-    if (!countWhere && !literalPage) {
-      const byReader = this.readerPage(table, className, query);
-      if (byReader) return byReader;
-    }
     if (this.lateRowReads && this.reusablePlaceholders && permissionsInRange(query.where)) {
       // The ids of the page from the index alone (run once, before the rows are read), then
       // their rows by primary key, sorted again. A join of the two took PostgreSQL longer to

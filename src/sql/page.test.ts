@@ -153,7 +153,6 @@ it('a page of a range of the indexed column it is ordered by is planned for any 
   assert.equal(postgresDialect.countedSelect(table, 'Item', { where: range, order, limit: 20, skip: 0 }, range)!.planForAnyValues, undefined, 'a count beside');
 });
 
-
 it("on PostgreSQL a user's page of a range of the column leading a schema index reads each principal's own entries of the reader index", () => {
   const score = { kind: 'doc', path: ['score'], stored: { column: 'f.score', as: 'number', publicColumn: true, leadsIndex: true } } as const;
   const acl = (principals: string[]) => ({ kind: 'acl', access: 'read', principals }) as const;

@@ -70,11 +70,11 @@ export class PostgresCompiler extends SqlCompiler implements AggregateDialect, I
     return `${ident(column)} ${type} GENERATED ALWAYS AS (${reading(path.map(safeKey), as)}) STORED`;
   }
   override readonly keptColumns = new PostgresKeptColumns(reading);
-  // Carried, not keys: they take no part in the order, and a count or a filter of the index reads
-  // the list, or whether "*" is on it, from the entry (an index-only scan) instead of from the row.
   // No principal is '' (ids, role names and "*" are never empty), so '' groups every list that
   // is not of one principal: those a user's page tests one by one.
   override readonly readerKey = `(CASE WHEN cardinality("_rperm") = 1 THEN "_rperm"[1] ELSE '' END)`;
+  // Carried, not keys: they take no part in the order, and a count or a filter of the index reads
+  // the list, or whether "*" is on it, from the entry (an index-only scan) instead of from the row.
   override readonly storedIndexInclude = ` INCLUDE ("_rperm", ${ident(PUBLIC_COLUMN)})`;
   // Testing `&&` unpacks the list of each entry (about 100 ns); reading a boolean costs nothing.
   override readonly publicColumn = `${ident(PUBLIC_COLUMN)} boolean GENERATED ALWAYS AS ("_rperm" && '{*}'::text[]) STORED`;
