@@ -1,6 +1,6 @@
 import type { FieldRef, TextIndexRef, ValueKind } from '../query/ast.ts';
 import { CompilerBase } from './compiler-base.ts';
-import { ident } from './params.ts';
+import { ident, TIE_BREAK } from './params.ts';
 import type { KeptColumnsSql } from './kept-columns.ts';
 
 /** The compiler's DDL: column types, locks, indexes (plain, stored columns, text) and field drops. */
@@ -69,21 +69,26 @@ export abstract class DdlCompiler extends CompilerBase {
   readonly readerKey: string | null = null;
   /**
    * The key list of a schema index over stored columns: each column in its key's direction, then
-   * objectId, which breaks ties as every query's order does (storage/sql-schema-store.ts).
+   * the tie break (TIE_BREAK).
    */
   storedIndexKeys(columns: readonly string[], descending: readonly boolean[]): string[] {
-    return [...columns.map((column, i) => `${ident(column)} ${this.orderDirection(descending[i] === true)}`), '"objectId"'];
+    return [...columns.map((column, i) => `${ident(column)} ${this.orderDirection(descending[i] === true)}`), TIE_BREAK];
   }
   /**
    * The statements making a schema index over stored columns (`keys`, from `storedIndexKeys`) and,
-   * where there is a reader key, its reader index: the same keys led by it. `online`: built while
-   * writes go on (outside any transaction).
+   * where there is a reader key, its reader index. `online`: built while writes go on (outside any
+   * transaction).
    */
   storedIndexSql(table: string, names: { readonly index: string; readonly reader: string }, keys: readonly string[], online: boolean): string[] {
-    const create = `CREATE INDEX${online ? this.onlineIndexKeyword : ''} IF NOT EXISTS`;
-    const statements = [`${create} ${ident(names.index)} ON ${table} (${keys.join(', ')})${this.storedIndexInclude}`];
-    if (this.readerKey) statements.push(`${create} ${ident(names.reader)} ON ${table} (${this.readerKey}, ${keys.join(', ')})${this.storedIndexInclude}`);
-    return statements;
+    const reader = this.readerIndexSql(table, names.reader, keys, online);
+    return [`${this.createIndex(online)} ${ident(names.index)} ON ${table} (${keys.join(', ')})${this.storedIndexInclude}`, ...(reader ? [reader] : [])];
+  }
+  /** The reader index beside a schema index over stored columns: the same keys led by the reader key; null where there is none. */
+  readerIndexSql(table: string, name: string, keys: readonly string[], online: boolean): string | null {
+    return this.readerKey ? `${this.createIndex(online)} ${ident(name)} ON ${table} (${this.readerKey}, ${keys.join(', ')})${this.storedIndexInclude}` : null;
+  }
+  private createIndex(online: boolean): string {
+    return `CREATE INDEX${online ? this.onlineIndexKeyword : ''} IF NOT EXISTS`;
   }
   /** Follows the column list of a schema index over stored columns: the read permission list. */
   readonly storedIndexInclude: string = '';

@@ -51,6 +51,14 @@ export function objectName(className: string, suffix: string): string {
 }
 
 /**
+ * Follows the keys of a schema index (not a unique one, whose uniqueness it would void, nor a
+ * GeoPoint's): entries with equal keys are then in objectId order, the order every query breaks
+ * ties by, so a page of one value of a field (an `$inQuery` arm, sql/compiler.ts) or of equal
+ * sort keys is read in order rather than sorted.
+ */
+export const TIE_BREAK = '"objectId"';
+
+/**
  * The database name of a schema-API index. Class names and index names never hold ":", so
  * "<class>_idx:<index>" can be neither another class's index nor a built-in "<class>_<column>"
  * index, whatever underscores the names contain.

@@ -1,5 +1,5 @@
 import type { SqlExecutor } from './driver.ts';
-import { readerIndexName, schemaIndexName } from './params.ts';
+import { readerIndexName } from './params.ts';
 
 /** What migration 11 reads of a class's schema row. */
 interface StoredIndexRecord {
@@ -26,10 +26,7 @@ export async function addReaderIndexes(tx: SqlExecutor, table: (name: string) =>
     for (const [indexName, columns] of stored) {
       const descending = Object.values(schema.indexes?.[indexName] ?? {}).map((direction) => direction === -1);
       const keys = d.storedIndexKeys(columns.map((column) => column.column), descending);
-      const names = { index: schemaIndexName(className, indexName), reader: readerIndexName(className, indexName) };
-      // The schema index exists already: only the reader index is made.
-      const [, reader] = d.storedIndexSql(table(className), names, keys, false);
-      if (reader) await tx.run(reader);
+      await tx.run(d.readerIndexSql(table(className), readerIndexName(className, indexName), keys, false)!);
     }
     // Recorded as the schema store records the reader indexes it makes (schema/types.ts).
     const recorded = { ...schema, readerIndexes: stored.map(([indexName]) => indexName) };

@@ -5,26 +5,19 @@ import type { SqlExecutor } from '../sql/driver.ts';
 import { createHash } from 'node:crypto';
 import type { ClassSchema, StoredColumn, StoredIndexes } from '../schema/types.ts';
 import type { AppNamespace } from '../sql/namespace.ts';
-import { ident, PUBLIC_COLUMN, readerIndexName, schemaIndexName } from '../sql/params.ts';
+import { ident, PUBLIC_COLUMN, readerIndexName, schemaIndexName, TIE_BREAK } from '../sql/params.ts';
 import { textIndexNames } from '../schema/indexes.ts';
 import { KeptColumns, PUBLIC_READING } from './kept-columns.ts';
 
 export const SCHEMA_TABLE = '_SCHEMA';
-/**
- * Follows the keys of a schema index (not a unique one, whose uniqueness it would void, nor a
- * GeoPoint's): entries with equal keys are then in objectId order, the order every query breaks
- * ties by, so a page of one value of a field (an `$inQuery` arm, sql/compiler.ts) or of equal
- * sort keys is read in order rather than sorted.
- */
-const TIE_BREAK = '"objectId"';
 
 /** The stored columns of the class as the schema change's steps leave them, and whether one was added. */
 interface StoredState {
   stored: StoredIndexes;
   /** The class table has the column telling whether "*" may read a row, and every stored index carries it. */
   publicColumn: boolean;
-  /** The stored indexes with a reader index beside them. */
-  readers: ReadonlySet<string>;
+  /** The stored indexes with a reader index beside them (those dropped since are left out when saved). */
+  readers: Set<string>;
   added: boolean;
 }
 
@@ -221,7 +214,7 @@ export class SqlSchemaStore implements SchemaStore {
       const descending = Object.values(next.indexes[indexName] ?? {}).map((direction) => direction === -1);
       await this.dropSchemaIndex(tx, next.className, indexName);
       await this.createStoredIndex(tx, table, next.className, indexName, earlier, descending);
-      if (d.readerKey) columns.readers = new Set([...columns.readers, indexName]);
+      this.builtReader(columns, indexName);
     }
   }
 
@@ -233,6 +226,11 @@ export class SqlSchemaStore implements SchemaStore {
 
   private storedIndexNames(className: string, indexName: string): { index: string; reader: string } {
     return { index: schemaIndexName(className, indexName), reader: readerIndexName(className, indexName) };
+  }
+
+  /** Notes that the stored index `indexName` was made with its reader index, where the dialect makes one. */
+  private builtReader(columns: StoredState, indexName: string): void {
+    if (this.dialect.readerKey) columns.readers.add(indexName);
   }
 
   /** Drops a schema index and the reader index that may be beside it. */
@@ -343,7 +341,7 @@ export class SqlSchemaStore implements SchemaStore {
           await this.addColumns(tx, table, stored, columns, next);
           await this.createStoredIndex(tx, table, className, step.name, stored, step.keys.map((key) => key.descending));
           columns.stored = { ...columns.stored, [step.name]: stored };
-          if (d.readerKey) columns.readers = new Set([...columns.readers, step.name]);
+          this.builtReader(columns, step.name);
           return;
         }
         await tx.run(`CREATE ${step.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${name} ON ${table} (${this.expressionKeys(step.keys, step.unique === true).join(', ')})`);
@@ -354,7 +352,6 @@ export class SqlSchemaStore implements SchemaStore {
         if (!Object.hasOwn(columns.stored, step.name)) return;
         const { [step.name]: dropped, ...rest } = columns.stored;
         columns.stored = rest;
-        columns.readers = new Set([...columns.readers].filter((name) => name !== step.name));
         // A column goes with the last index over it; dropping one does not rewrite the table.
         const kept = columnNames(rest);
         const gone = [...new Set(dropped!.map((column) => column.column))].filter((column) => !kept.has(column));
@@ -369,7 +366,7 @@ export class SqlSchemaStore implements SchemaStore {
         // Recorded after buildIndexOnline, which builds the reader index too.
         columns.stored = { ...columns.stored, [step.name]: step.columns };
         columns.publicColumn = true;
-        if (d.readerKey) columns.readers = new Set([...columns.readers, step.name]);
+        this.builtReader(columns, step.name);
         return;
       case 'createTextIndex':
         for (const sql of d.createTextIndex({ className, name: step.name }, step.field, (object) => this.ns.table(object))) await tx.run(sql);
