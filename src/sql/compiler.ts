@@ -111,4 +111,18 @@ export abstract class SqlCompiler extends PageCompiler {
     const params = this.params(table);
     return { sql: `SELECT count(*) AS "n" FROM ${this.hinted(table(className), className, hint)} WHERE ${this.where(where, params)}`, params: params.values };
   }
+
+  /**
+   * How many rows of the conjunction `rest` hold each value of `field` read as a number
+   * (storage/value-counts.ts), at most `limit` values, in no order: `v`, `n`. The field is read as
+   * bounds compare it; `>= -Infinity` keeps every number and no row without one, and is a range
+   * of the field's index like the bounds (a stored column's index then tests "*" on its entries).
+   */
+  valueCounts(table: (className: string) => string, className: string, field: FieldRef, rest: readonly WhereNode[], limit: number): CompiledSql {
+    const params = this.params(table);
+    const where = and([...rest, { kind: 'compare', field, op: 'gte', value: -Infinity, as: 'number' }]);
+    const value = this.fieldExpr(field, 'number');
+    const sql = `SELECT ${value} AS "v", count(*) AS "n" FROM ${table(className)} WHERE ${this.where(where, params)} GROUP BY ${value} LIMIT ${pageNumber(limit)}`;
+    return { sql, params: params.values };
+  }
 }

@@ -160,6 +160,67 @@ for (const backend of BACKENDS) {
   });
 }
 
+for (const backend of BACKENDS) {
+  describe(`counts at moved bounds through the store [${backend.name}]`, () => {
+    let opened: Opened;
+    let memory: CountMemory;
+    let store: SqlAppStore;
+    const between = (from: number, below: number): WhereNode => publicRows({ kind: 'and', nodes: [atLeast(from), { kind: 'compare', field: score, op: 'lt', value: below, as: 'number' }] });
+
+    before(async () => {
+      opened = await backend.open();
+      await opened.add(0, 1500);
+      memory = new CountMemory(60_000);
+      store = new SqlAppStore(new AppNamespace(opened.driver, opened.schema), undefined, memory);
+    });
+    after(async () => {
+      await opened?.close();
+    });
+
+    /** Waits for the values read in the background after a second large count. */
+    async function valuesRead(): Promise<void> {
+      for (let i = 0; i < 1000 && memory.valuesKept === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+      assert.equal(memory.valuesKept, 1);
+    }
+
+    it('answers counts at other bounds from the values read after two large counts, and reads pages afresh', async () => {
+      assert.equal(await store.count('Item', publicRows(atLeast(0))), 1500);
+      assert.equal(memory.valuesKept, 0);
+      assert.equal(await store.count('Item', publicRows(atLeast(10))), 1490);
+      await valuesRead();
+      await opened.add(5000, 5);
+      // Counted afresh, 1,505 − bound, without the values; from them, 1,500 − bound.
+      assert.equal(await store.count('Item', publicRows(atLeast(100))), 1400);
+      const bound = 100;
+      // Bounds never asked before, both sides and each kind of comparison, from the same values.
+      assert.equal(await store.count('Item', between(50, 1450)), 1400);
+      assert.equal(await store.count('Item', publicRows({ kind: 'compare', field: score, op: 'lte', value: 1200, as: 'number' })), 1201);
+      assert.equal(await store.count('Item', publicRows({ kind: 'compare', field: score, op: 'gt', value: 20, as: 'number' })), 1479);
+      // A page with its count: the count from the values, the page read, with the rows added behind.
+      const { objects, count } = await store.findWithCount('Item', page(publicRows(atLeast(bound + 1))), publicRows(atLeast(bound + 1)));
+      assert.equal(count, 1500 - bound - 1);
+      assert.deepEqual(objects.map((object) => object.objectId), [id(5004), id(5003), id(5002)]);
+    });
+
+    it(`counts ${LARGE_COUNT} or fewer, and the where's other conjuncts, as they are`, async () => {
+      // 1,000 or fewer by the values: counted, and the rows added behind are seen.
+      assert.equal(await store.count('Item', publicRows(atLeast(600))), 905);
+      assert.equal(await store.count('Item', between(100, 1100)), 1000);
+      // Another rest is another where: none of its values are read yet.
+      const other: WhereNode = { kind: 'and', nodes: [atLeast(0), { kind: 'acl', access: 'read', principals: ['*', 'someone'] }] };
+      assert.equal(await store.count('Item', other), 1505);
+    });
+
+    it('forgets the values at a write of its own', async () => {
+      assert.equal(memory.valuesKept, 1);
+      await store.insert('Item', { object: { objectId: id(9000), createdAt: T0, updatedAt: T0, rperm: ['*'], wperm: [], data: { score: 9000 } }, relations: [] });
+      assert.equal(await store.count('Item', publicRows(atLeast(30))), 1476);
+      assert.equal(memory.valuesKept, 0);
+      assert.equal(await store.count('Item', publicRows(atLeast(31))), 1475);
+    });
+  });
+}
+
 describe('CountMemory', () => {
   it('keeps nothing with a lifetime of 0, and nothing taken before a write', () => {
     const off = new CountMemory(0);

@@ -9,6 +9,7 @@ import { AppNamespace } from '../sql/namespace.ts';
 import { UnitDriver } from './unit-driver.ts';
 import { StatisticsKeeper } from './statistics-keeper.ts';
 import { CountMemory, countKey } from './count-memory.ts';
+import { BoundedCounts } from './bounded-counts.ts';
 import { SqlSchemaStore } from './sql-schema-store.ts';
 import { SqlEventStore } from './sql-events.ts';
 import { StoredRow } from './stored-row.ts';
@@ -51,7 +52,14 @@ export class SqlAppStore implements AppStore {
   ) {
     this.schemas = new SqlSchemaStore(ns, counts);
     this.events = new SqlEventStore(ns);
+    this.bounded = new BoundedCounts(
+      counts,
+      (className, { field, rest }, limit) => this.dialect.valueCounts(this.tables, className, field, rest, limit),
+      ({ sql, params }) => this.query(sql, params, SCAN),
+    );
   }
+
+  private readonly bounded: BoundedCounts;
 
   /** A write has ended (or, inside a unit of work, been made: the unit's end forgets again). */
   private wrote(className: string): void {
@@ -192,10 +200,14 @@ export class SqlAppStore implements AppStore {
     const key = this.remembersCounts ? countKey(sql, params) : null;
     const remembered = key === null ? undefined : this.counts.recall(key);
     if (remembered !== undefined) return remembered;
+    const bounded = key === null || hint ? null : this.bounded.of(className, where);
+    const fromValues = bounded ? this.bounded.recall(bounded) : undefined;
+    if (fromValues !== undefined) return fromValues;
     const generation = this.counts.generation;
     const rows = await this.query(sql, params, SCAN);
     const count = Number(rows[0]?.n ?? 0);
     if (key !== null) this.counts.remember(key, generation, count);
+    if (bounded) this.bounded.counted(bounded, generation, count);
     return count;
   }
 
@@ -242,8 +254,9 @@ export class SqlAppStore implements AppStore {
     const statement = this.countedStatement(className, query, countWhere);
     const counted = this.remembersCounts ? this.countStatement(className, countWhere, query.hint) : null;
     const key = counted && countKey(counted.sql, counted.params);
+    const bounded = key === null || query.hint ? null : this.bounded.of(className, countWhere);
     // A remembered count leaves the page alone, which is cheaper than the page with its count.
-    if (!statement || (key !== null && this.counts.recall(key) !== undefined)) {
+    if (!statement || (key !== null && this.counts.recall(key) !== undefined) || (bounded && this.bounded.recall(bounded) !== undefined)) {
       const [objects, count] = await Promise.all([this.find(className, query), this.count(className, countWhere, query.hint)]);
       return { objects, count };
     }
@@ -252,6 +265,7 @@ export class SqlAppStore implements AppStore {
     if (rows.length === 0) return { objects: [], count: await this.count(className, countWhere, query.hint) };
     const count = Number(rows[0]!._n);
     if (key !== null) this.counts.remember(key, generation, count);
+    if (bounded) this.bounded.counted(bounded, generation, count);
     return { objects: rows.map((row) => toStoredObject(row)), count };
   }
 

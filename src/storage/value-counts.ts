@@ -1,0 +1,104 @@
+import type { CompareOp, FieldRef, WhereNode } from '../query/ast.ts';
+
+/**
+ * Counts of one where at any bound of one number field, from a single read of how many rows hold
+ * each value (docs/api.md "Count"). A page counter over a range whose bound moves (`score >= X`
+ * for each X a user picks) would otherwise count tens of thousands of index entries every time;
+ * it is the same rows each time, split at another value.
+ */
+
+/** The comparisons a count of values can answer: each is a function of the value alone. */
+const BOUND_OPS: ReadonlySet<CompareOp> = new Set(['lt', 'lte', 'gt', 'gte', 'eq']);
+
+/** Values read per where at most: more, and counting each bound is cheaper than keeping them. */
+export const MAX_VALUES = 32_768;
+
+export interface Bound {
+  readonly op: CompareOp;
+  readonly value: number;
+}
+
+/** A where split into bounds of one number field and the rest (its other conjuncts), which does not depend on them. */
+export interface BoundedWhere {
+  readonly field: FieldRef;
+  readonly bounds: readonly Bound[];
+  readonly rest: readonly WhereNode[];
+}
+
+function sameField(a: FieldRef, b: FieldRef): boolean {
+  if (a.kind === 'column' || b.kind === 'column') return a.kind === b.kind && a.kind === 'column' && b.kind === 'column' && a.column === b.column;
+  return a.path.length === b.path.length && a.path.every((key, i) => key === b.path[i]) && a.untyped === b.untyped;
+}
+
+/**
+ * The where as number bounds of one field beside the rest of it, or null. The bounds compare the
+ * field read as a number (`expr op value`, as the compiler writes them), so a row counts when the
+ * rest matches and its value (never null) passes them all: which rows hold which value answers
+ * every bound. `ne` is not a bound: it also matches a row without the field.
+ */
+export function boundedWhere(where: WhereNode): BoundedWhere | null {
+  const nodes = where.kind === 'and' ? where.nodes : [where];
+  let field: FieldRef | null = null;
+  const bounds: Bound[] = [];
+  const rest: WhereNode[] = [];
+  for (const node of nodes) {
+    if (node.kind === 'compare' && node.as === 'number' && typeof node.value === 'number' && BOUND_OPS.has(node.op) && (field === null || sameField(field, node.field))) {
+      field = node.field;
+      bounds.push({ op: node.op, value: node.value });
+    } else rest.push(node);
+  }
+  if (field === null) return null;
+  return { field, bounds, rest };
+}
+
+/** How many rows hold each value, ascending: counts at any bounds by two binary searches. */
+export class ValueCounts {
+  private constructor(
+    private readonly values: Float64Array,
+    /** `below[i]`: the rows holding values[0] … values[i - 1]. */
+    private readonly below: Float64Array,
+  ) {}
+
+  /** Rows `{v, n}` in ascending order of `v`; null when a value is not a number JavaScript compares as the database does. */
+  static of(rows: readonly { v: unknown; n: unknown }[]): ValueCounts | null {
+    const values = new Float64Array(rows.length);
+    const below = new Float64Array(rows.length + 1);
+    for (let i = 0; i < rows.length; i++) {
+      const { v, n } = rows[i]!;
+      // Past 2^53 a number read into JavaScript may not be the number the database compared.
+      if (typeof v !== 'number' || !Number.isFinite(v) || Math.abs(v) >= 2 ** 53) return null;
+      if (i > 0 && !(v > values[i - 1]!)) return null;
+      values[i] = v;
+      below[i + 1] = below[i]! + Number(n);
+    }
+    return new ValueCounts(values, below);
+  }
+
+  get total(): number {
+    return this.below[this.values.length]!;
+  }
+
+  /** The rows whose value passes every bound. */
+  count(bounds: readonly Bound[]): number {
+    let from = 0;
+    let to = this.values.length;
+    for (const { op, value } of bounds) {
+      if (op === 'gt' || op === 'gte' || op === 'eq') from = Math.max(from, this.firstIndex(value, op === 'gt'));
+      if (op === 'lt' || op === 'lte' || op === 'eq') to = Math.min(to, this.firstIndex(value, op === 'lte' || op === 'eq'));
+    }
+    return to > from ? this.below[to]! - this.below[from]! : 0;
+  }
+
+  /** The index of the first value above `value` (`after`) or at least `value`. */
+  private firstIndex(value: number, after: boolean): number {
+    let low = 0;
+    let high = this.values.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      const v = this.values[mid]!;
+      if (after ? v <= value : v < value) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+}
