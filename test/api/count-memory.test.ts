@@ -4,6 +4,7 @@ import { postgresApp, sqliteApp } from '../helpers/app-database.ts';
 import { eachBackend } from '../helpers/each-backend.ts';
 import { newApp, unique, type AppClient } from '../helpers/client.ts';
 import type { Target } from '../helpers/targets.ts';
+import { as, signUp } from '../helpers/users.ts';
 
 /**
  * Counts above 1,000 are remembered by the server process (docs/api.md "Count"). Rows written
@@ -97,5 +98,48 @@ eachBackend('remembered counts', (target) => {
     const purged = await client.delete(`/1/purge/${className}`, MASTER);
     assert.equal(purged.status, 200, purged.text);
     assert.equal(await count(), 0);
+  });
+
+  it('answers counts at moved bounds exactly as counting would, for each caller, and sees its own writes', async () => {
+    // 2,200 objects, n = 0 … 2199: the even ones public, the odd ones readable by one user only.
+    const ranged = unique('Ranged');
+    // 3 rounds × 3 callers × 45 counts.
+    const client = await newApp(target, { rateLimits: { countQueriesPerMinute: 1000 } });
+    const owner = await signUp(client);
+    for (let start = 0; start < 2200; start += 50) {
+      const requests = Array.from({ length: 50 }, (_, k) => {
+        const n = start + k;
+        return { method: 'POST', path: `/1/classes/${ranged}`, body: n % 2 === 0 ? { n } : { n, ACL: { [owner.objectId]: { read: true } } } };
+      });
+      const answer = await client.post('/1/batch', { requests }, MASTER);
+      assert.equal(answer.status, 200, answer.text);
+    }
+    const callers = { master: MASTER, owner: as(owner.sessionToken), anyone: { key: 'rest' } as const };
+    // Public objects with n = 10 created through the server between the rounds.
+    let added = 0;
+    const truth = (caller: keyof typeof callers, passes: (n: number) => boolean) => {
+      let total = passes(10) ? added : 0;
+      for (let n = 0; n < 2200; n++) if ((caller !== 'anyone' || n % 2 === 0) && passes(n)) total += 1;
+      return total;
+    };
+    const cases: [Record<string, number>, (n: number) => boolean][] = [];
+    for (const bound of [0, 1, 7, 100, 101, 555, 1000, 1999, 2150]) {
+      cases.push([{ $gte: bound }, (n) => n >= bound], [{ $gt: bound }, (n) => n > bound], [{ $lt: bound + 1200 }, (n) => n < bound + 1200]);
+      cases.push([{ $gte: bound, $lte: bound + 1500 }, (n) => n >= bound && n <= bound + 1500], [{ $lte: bound }, (n) => n <= bound]);
+    }
+    // Each round counts every case for every caller (the large ones from the values once read),
+    // then writes through the server, which the next round must see.
+    for (let round = 0; round < 3; round++) {
+      for (const caller of Object.keys(callers) as (keyof typeof callers)[]) {
+        for (const [range, passes] of cases) {
+          const answer = await client.get(`/1/classes/${ranged}`, { ...callers[caller], query: { where: { n: range }, count: 1, limit: 0 } });
+          assert.equal(answer.status, 200, answer.text);
+          assert.equal(answer.body.count, truth(caller, passes), `${caller} ${JSON.stringify(range)} round ${round}`);
+        }
+      }
+      const created = await client.post(`/1/classes/${ranged}`, { n: 10 }, MASTER);
+      assert.equal(created.status, 201, created.text);
+      added += 1;
+    }
   });
 });
