@@ -251,12 +251,14 @@ export class SqlAppStore implements AppStore {
    * depend on their values, so the statement is planned per run like each of them.
    */
   async findWithCount(className: string, query: FindQuery, countWhere: WhereNode): Promise<{ objects: StoredObject[]; count: number }> {
-    const statement = this.countedStatement(className, query, countWhere);
     const counted = this.remembersCounts ? this.countStatement(className, countWhere, query.hint) : null;
     const key = counted && countKey(counted.sql, counted.params);
     const bounded = key === null || query.hint ? null : this.bounded.of(className, countWhere);
     // A remembered count leaves the page alone, which is cheaper than the page with its count.
-    if (!statement || (key !== null && this.counts.recall(key) !== undefined) || (bounded && this.bounded.recall(bounded) !== undefined)) {
+    const remembered = key === null ? undefined : (this.counts.recall(key) ?? (bounded ? this.bounded.recall(bounded) : undefined));
+    if (remembered !== undefined) return { objects: await this.find(className, query), count: remembered };
+    const statement = this.countedStatement(className, query, countWhere);
+    if (!statement) {
       const [objects, count] = await Promise.all([this.find(className, query), this.count(className, countWhere, query.hint)]);
       return { objects, count };
     }
