@@ -13,7 +13,8 @@ import { encodeResults, sendableAsStored } from './encoded.ts';
 import { takeCountQuery, withRegexSlot } from './limits.ts';
 import { assertGenericClass } from './class-access.ts';
 import { noteScan } from './scan-log.ts';
-import { guardReadsObjects, keepSecured, keepText, plannedText, securedKey, textKey } from './query-plans.ts';
+import { guardReadsObjects, keepSecured, keepText, plannedText, securedKey, textKey, type PlannedText } from './query-plans.ts';
+import { keepShape, knownShape, learnShape, numberShape, putNumbers } from './query-shapes.ts';
 import { hintKey, parseHint } from '../query/hint.ts';
 import { explainBody, parseExplain } from './explain.ts';
 import { findTriggersOf, plainBody, queryAfterBeforeFind, resultsAfterAfterFind, type FindTriggers } from './find-triggers.ts';
@@ -89,14 +90,7 @@ async function answerQuery(ctx: RequestContext, className: string, params: FindP
   const schema = schemas.get(className) ?? null;
   const hint = parseHint(params.hint, schema);
   const text = textKey(className, params.where, params.order);
-  let planned = text === null ? undefined : plannedText(schemas, text);
-  if (!planned) {
-    const parsed = parseQuery(parseJsonParam(params.where, 'where'), schema, (name) => schemas.get(name) ?? null);
-    const explicitOrder = parseOrder(params.order, schema);
-    // Spec 4.2: an explicit order takes precedence over the distance order of $nearSphere.
-    const order = parsed.nearest ? [...explicitOrder, parsed.nearest] : explicitOrder;
-    planned = text === null ? { parsed, order, secured: new Map() } : keepText(schemas, text, parsed, order);
-  }
+  const planned = (text === null ? undefined : plannedText(schemas, text)) ?? planText(schemas, schema, className, params, text);
   const { parsed, order } = planned;
   const limit = parseLimit(params.limit);
   const skip = parseSkip(params.skip);
@@ -128,7 +122,10 @@ async function answerQuery(ctx: RequestContext, className: string, params: FindP
   if (explain) return ok(explainBody(await ctx.app.store.explain(className, find, countWhere, hint)));
   if (withCount) await takeCountQuery(ctx);
   // An index that serves the text serves it until the schema changes, which drops `planned`.
-  if ((limit > 0 || withCount) && !planned.served) planned.served = await noteScan(ctx, className, schema, parsed.where, order);
+  if ((limit > 0 || withCount) && !planned.served) {
+    planned.served = await noteScan(ctx, className, schema, parsed.where, order);
+    if (planned.shape) planned.shape.served = planned.served;
+  }
   const run = async (): Promise<{ objects: StoredObject[]; count?: number }> => {
     if (find && countWhere) return ctx.app.store.findWithCount(className, find, countWhere);
     if (countWhere) return { objects: [], count: await ctx.app.store.count(className, countWhere, hint) };
@@ -139,6 +136,30 @@ async function answerQuery(ctx: RequestContext, className: string, params: FindP
   const results = await shapeResults(ctx, schema, objects, shape);
   hideProtected(ctx.auth, schema, objects, results);
   return ok(count === undefined ? { results } : { results, count });
+}
+
+/**
+ * A text's plan when it is not kept: its shape's, with its own numbers put in (query-shapes.ts),
+ * or its parse, from which its shape is learnt.
+ */
+function planText(schemas: ReadonlyMap<string, ClassSchema>, schema: ClassSchema | null, className: string, params: FindParams, text: string | null): PlannedText {
+  const parse = (where: unknown) => parseQuery(parseJsonParam(where, 'where'), schema, (name) => schemas.get(name) ?? null);
+  const shape = text !== null && typeof params.where === 'string' ? numberShape(params.where) : null;
+  const shapeKey = shape && `${className}\u0000${shape.key}\u0000${params.order ?? ''}`;
+  const known = shapeKey === null ? undefined : knownShape(schemas, shapeKey);
+  // A number past the doubles (1e400) is refused by the parse, which the request then takes.
+  if (text !== null && shape && known?.template && shape.numbers.every(Number.isFinite)) {
+    const planned = keepText(schemas, text, putNumbers(known.template, shape.numbers), known.order);
+    planned.served = known.served;
+    planned.shape = known;
+    return planned;
+  }
+  const parsed = parse(params.where);
+  const explicitOrder = parseOrder(params.order, schema);
+  // Spec 4.2: an explicit order takes precedence over the distance order of $nearSphere.
+  const order = parsed.nearest ? [...explicitOrder, parsed.nearest] : explicitOrder;
+  if (shape && shapeKey !== null && known === undefined) keepShape(schemas, shapeKey, learnShape(shape, parsed, order, parse));
+  return text === null ? { parsed, order, secured: new Map() } : keepText(schemas, text, parsed, order);
 }
 
 function asksCount(count: unknown): boolean {

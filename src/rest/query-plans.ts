@@ -1,6 +1,7 @@
 import type { FindQuery, OrderKey, WhereNode } from '../query/ast.ts';
 import type { ParsedQuery } from '../query/parse.ts';
 import type { ClassSchema } from '../schema/types.ts';
+import type { KnownShape } from './query-shapes.ts';
 
 /**
  * The parse of a query's text and, per caller, the secured statement it becomes, kept for the
@@ -20,6 +21,8 @@ export interface PlannedText {
   readonly secured: Map<string, SecuredQuery>;
   /** Set once an index of these schemas is known to serve the query (rest/scan-log.ts): no scan to note. */
   served?: boolean;
+  /** The shape the text was put together from (query-shapes.ts), which learns `served` with it. */
+  shape?: KnownShape;
 }
 
 export interface SecuredQuery {
