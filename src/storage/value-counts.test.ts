@@ -28,6 +28,8 @@ describe('boundedWhere', () => {
     assert.equal(boundedWhere({ kind: 'and', nodes: [readable, compare(score, 'ne', 3)] }), null);
     assert.equal(boundedWhere(compare(score, 'gte', 'a', 'text')), null);
     assert.equal(boundedWhere({ kind: 'or', nodes: [compare(score, 'gte', 1), compare(score, 'lt', 0)] }), null);
+    const pattern: WhereNode = { kind: 'regex', field: other, pattern: { source: 'a+', caseInsensitive: false, multiline: false, dotAll: false, prefix: null, prefixOnly: false } };
+    assert.equal(boundedWhere({ kind: 'and', nodes: [compare(score, 'gte', 1), { kind: 'not', node: pattern }] }), null);
   });
 });
 

@@ -47,8 +47,27 @@ export function boundedWhere(where: WhereNode): BoundedWhere | null {
       bounds.push({ op: node.op, value: node.value });
     } else rest.push(node);
   }
-  if (field === null) return null;
+  // A pattern is run under the app's regex slots, which a read in the background would not take.
+  if (field === null || rest.some(runsPattern)) return null;
   return { field, bounds, rest };
+}
+
+function runsPattern(node: WhereNode): boolean {
+  switch (node.kind) {
+    case 'regex':
+      return true;
+    case 'and':
+    case 'or':
+      return node.nodes.some(runsPattern);
+    case 'not':
+      return runsPattern(node.node);
+    case 'inSubquery':
+      return runsPattern(node.query.where);
+    case 'relationHolds':
+      return 'query' in node.related && runsPattern(node.related.query.where);
+    default:
+      return false;
+  }
 }
 
 /** How many rows hold each value, ascending: counts at any bounds by two binary searches. */
