@@ -11,6 +11,7 @@ import type { SqlDriver } from '../sql/driver.ts';
 import type { FindQuery, WhereNode } from '../query/ast.ts';
 import { SqlAppStore } from './sql-store.ts';
 import { CountMemory, LARGE_COUNT } from './count-memory.ts';
+import { ValueCounts } from './value-counts.ts';
 
 /**
  * Remembered large counts (count-memory.ts) through the store, on both databases: rows written
@@ -233,6 +234,21 @@ describe('CountMemory', () => {
     assert.equal(memory.recall('k'), undefined);
     memory.remember('k', memory.generation, 5000);
     assert.equal(memory.recall('k'), 5000);
+  });
+
+  it('keeps at most 262,144 values of value counts, dropping the oldest', () => {
+    const memory = new CountMemory(60_000);
+    const values = (from: number) => ValueCounts.of(Array.from({ length: 100_000 }, (_, i) => ({ v: from + i, n: 1 })))!;
+    memory.rememberValues('a', memory.generation, values(0));
+    memory.rememberValues('b', memory.generation, values(1));
+    assert.equal(memory.valuesKept, 2);
+    memory.rememberValues('c', memory.generation, values(2));
+    assert.equal(memory.valuesKept, 2);
+    assert.equal(memory.recallValues('a'), undefined);
+    assert.equal(memory.recallValues('c')?.count([{ op: 'gte', value: 50_002 }]), 50_000);
+    // Too few rows to be kept at all.
+    memory.rememberValues('d', memory.generation, ValueCounts.of([{ v: 1, n: 1000 }]));
+    assert.equal(memory.recallValues('d'), undefined);
   });
 
   it('drops the least recently used count past 500', () => {

@@ -16,8 +16,9 @@ export const LARGE_COUNT = 1000;
 /** Distinct counts kept per app; the least recently used goes first. */
 const MAX_ENTRIES = 500;
 
-/** Value counts (value-counts.ts) kept per app: each holds up to MAX_VALUES values. */
+/** Value counts (value-counts.ts) kept per app, and their values in all (16 bytes each): the least recently read go first. */
 const MAX_VALUE_COUNTS = 8;
+const MAX_VALUES_KEPT = 262_144;
 
 /** Large counts of one where at other bounds, in one generation and lifetime, before its values are read. */
 const SIGHTINGS_TO_READ = 2;
@@ -44,6 +45,7 @@ interface RememberedValues {
 export class CountMemory {
   private readonly entries = new Map<string, Remembered>();
   private readonly values = new Map<string, RememberedValues>();
+  private valuesHeld = 0;
   private readonly sightings = new Map<string, Sighting>();
   /** Wheres whose values are being read: one read at a time each. */
   private readonly reading = new Set<string>();
@@ -66,7 +68,10 @@ export class CountMemory {
   written(): void {
     this.current += 1;
     if (this.entries.size > 0) this.entries.clear();
-    if (this.values.size > 0) this.values.clear();
+    if (this.values.size > 0) {
+      this.values.clear();
+      this.valuesHeld = 0;
+    }
     if (this.sightings.size > 0) this.sightings.clear();
   }
 
@@ -107,7 +112,7 @@ export class CountMemory {
     const entry = this.values.get(key);
     if (!entry) return undefined;
     if (!this.fresh(entry)) {
-      this.values.delete(key);
+      this.forgetValues(key);
       return undefined;
     }
     return entry.counts;
@@ -137,9 +142,17 @@ export class CountMemory {
     if (this.lifetimeMs <= 0 || generation !== this.current) return;
     // Too few rows to be inaccurate about (a count of them is cheap): counted every time.
     if (counts !== null && counts.total <= LARGE_COUNT) return;
-    this.values.delete(key);
+    this.forgetValues(key);
     this.values.set(key, { counts, generation, at: Date.now() });
-    if (this.values.size > MAX_VALUE_COUNTS) this.values.delete(this.values.keys().next().value!);
+    this.valuesHeld += counts?.size ?? 0;
+    while (this.values.size > MAX_VALUE_COUNTS || this.valuesHeld > MAX_VALUES_KEPT) this.forgetValues(this.values.keys().next().value!);
+  }
+
+  private forgetValues(key: string): void {
+    const entry = this.values.get(key);
+    if (!entry) return;
+    this.values.delete(key);
+    this.valuesHeld -= entry.counts?.size ?? 0;
   }
 }
 

@@ -10,8 +10,8 @@ import type { CompareOp, FieldRef, WhereNode } from '../query/ast.ts';
 /** The comparisons a count of values can answer: each is a function of the value alone. */
 const BOUND_OPS: ReadonlySet<CompareOp> = new Set(['lt', 'lte', 'gt', 'gte', 'eq']);
 
-/** Values read per where at most: more, and counting each bound is cheaper than keeping them. */
-export const MAX_VALUES = 32_768;
+/** Values read per where at most (2 MB of arrays): more, and counting each bound is cheaper than keeping them. */
+export const MAX_VALUES = 131_072;
 
 export interface Bound {
   readonly op: CompareOp;
@@ -95,6 +95,11 @@ export class ValueCounts {
 
   get total(): number {
     return this.below[this.values.length]!;
+  }
+
+  /** How many values are kept. */
+  get size(): number {
+    return this.values.length;
   }
 
   /** The rows whose value passes every bound. */
