@@ -5,7 +5,7 @@ import type { SqlDriver, SqlExecutor, SqlParam, Row, StatementOptions } from '..
 import { postgresDialect } from './dialect.ts';
 import { LookupBatcher } from '../lookup-batcher.ts';
 import { multiRowInsert } from '../multi-row.ts';
-import { writesTogether } from './writes-together.ts';
+import { writesFromValues, writesTogether } from './writes-together.ts';
 import { TurnQueue } from '../turn-queue.ts';
 import { OneAtATime } from './one-at-a-time.ts';
 import { PostgresSharedSlots } from './shared-slots.ts';
@@ -21,7 +21,7 @@ const PREPARED_ROW_COUNTS = 64;
 const MAX_PREPARED_COMBINED = 200;
 /** Rows of one multi-row INSERT: well below PostgreSQL's 65,535 parameters a statement. */
 const MAX_ROWS_PER_INSERT = 500;
-/** Writes of one combined statement (writesTogether); as many as are prepared. */
+/** Writes of one combined statement (writesFromValues, writesTogether); as many as are prepared. */
 const MAX_WRITES_TOGETHER = PREPARED_ROW_COUNTS;
 /** Combined statements of one text running at once (see writeAll). */
 const MAX_WRITES_IN_FLIGHT = 2;
@@ -217,7 +217,8 @@ export class PostgresDriver implements SqlDriver {
 
   /**
    * Writes of one text made at the same moment (one event-loop turn, or while earlier ones run:
-   * see writeAll), each of its own row, go to PostgreSQL as one statement (writesTogether): one
+   * see writeAll), each of its own row, go to PostgreSQL as one statement (writesFromValues for an
+   * in-place update of objects, else writesTogether): one
    * round trip, one snapshot and one commit for all, where a commit and the round trips around it
    * cost PostgreSQL more than a one-row update does. Should
    * that statement fail, nothing of it was written, and each write is sent again alone so that
@@ -284,7 +285,9 @@ export class PostgresDriver implements SqlDriver {
     if (writes.length > 1) {
       try {
         const values = writes.flatMap((write) => write.params);
-        const { rows } = await this.pool.query<Row>(this.combinedStatement(sql, writes[0]!.params.length, writes.length, values, writesTogether));
+        const first = writes[0]!.params;
+        const combine = (text: string, count: number, numbered: number) => writesFromValues(text, count, numbered, first) ?? writesTogether(text, count, numbered);
+        const { rows } = await this.pool.query<Row>(this.combinedStatement(sql, first.length, writes.length, values, combine));
         const answers = writes.map((): Row[] => []);
         for (const { _i: step, ...row } of rows) answers[step as number]!.push(row);
         writes.forEach((write, i) => write.resolve(answers[i]!));

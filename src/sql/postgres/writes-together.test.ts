@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { PostgresDriver } from './driver.ts';
 import { testPostgresUrl } from './connection.test-helper.ts';
-import { writesTogether } from './writes-together.ts';
+import { writesFromValues, writesTogether } from './writes-together.ts';
 
 describe('writesTogether', () => {
   const single = 'UPDATE "s"."t" SET "n" = "n" + $1 WHERE "id" = $2 RETURNING "n" AS "r0"';
@@ -29,22 +29,41 @@ describe('writesTogether', () => {
   });
 });
 
+describe('writesFromValues', () => {
+  const single = 'UPDATE "s"."t" SET "updatedAt" = $1, "data" = jsonb_set("data", \'{n}\', to_jsonb(coalesce(("data"->>\'n\')::float8, 0) + $2::float8)) WHERE "objectId" = $3 AND "_wperm" && $4::text[] AND octet_length("data"::text) <= $5 RETURNING ("data"->\'n\')::text AS "r0"';
+
+  it('makes each write a row of values, typed by its casts or its first values, joined by the key', () => {
+    assert.equal(
+      writesFromValues(single, 2, 5, ['2026-01-01T00:00:00.000Z', 1, 'a', ['*'], 131000]),
+      'UPDATE "s"."t" SET "updatedAt" = "v"."p1", "data" = jsonb_set("data", \'{n}\', to_jsonb(coalesce(("data"->>\'n\')::float8, 0) + "v"."p2"::float8)) ' +
+        'FROM (VALUES ($1::text, $2::float8, $3::text, $4::text[], $5::int8, 0), ($6::text, $7::float8, $8::text, $9::text[], $10::int8, 1)) AS "v"("p1", "p2", "p3", "p4", "p5", "_i") ' +
+        'WHERE "objectId" = "v"."p3" AND "_wperm" && "v"."p4"::text[] AND octet_length("data"::text) <= "v"."p5" RETURNING "v"."_i" AS "_i", ("data"->\'n\')::text AS "r0"',
+    );
+  });
+
+  it('leaves other statements to writesTogether', () => {
+    assert.equal(writesFromValues('UPDATE "t" SET "n" = $1 WHERE "id" = $2 RETURNING 1 AS "r"', 2, 2, [1, 'a']), null);
+    assert.equal(writesFromValues('DELETE FROM "t" WHERE "objectId" = $1 RETURNING 1 AS "r"', 2, 1, ['a']), null);
+  });
+});
+
 /**
  * PostgresDriver.writeRows with a row named: the writes of one turn share one statement, which
  * shows in PostgreSQL's transaction ids (`xmin` of the rows written); each caller still gets its
  * own rows and its own error.
  */
-describe('PostgreSQL writes of one moment, together', () => {
-  const schema = `writes_together_${process.pid}`;
+// Keyed by "id": WITH steps (writesTogether); by "objectId": one UPDATE … FROM (VALUES …) (writesFromValues).
+for (const key of ['id', 'objectId']) describe(`PostgreSQL writes of one moment, together (key "${key}")`, () => {
+  const schema = `writes_together_${key.toLowerCase()}_${process.pid}`;
   const table = `"${schema}"."t"`;
-  const update = `UPDATE ${table} SET "n" = "n" + $1 WHERE "id" = $2 RETURNING "n" AS "r0", xmin::text AS "tx"`;
+  const update = `UPDATE ${table} SET "n" = "n" + $1 WHERE "${key}" = $2 RETURNING "n" AS "r0", xmin::text AS "tx"`;
   let driver: PostgresDriver;
 
   before(async () => {
     driver = new PostgresDriver(testPostgresUrl(), 4);
     await driver.run(`CREATE SCHEMA "${schema}"`);
     // int4: a sum past 2^31 fails the statement (22003), which is how one write fails below.
-    await driver.run(`CREATE TABLE ${table} ("id" text PRIMARY KEY, "n" int4 NOT NULL)`);
+    await driver.run(`CREATE TABLE ${table} ("${key}" text PRIMARY KEY, "n" int4 NOT NULL)`);
   });
   after(async () => {
     await driver.run(`DROP SCHEMA "${schema}" CASCADE`);
@@ -63,7 +82,7 @@ describe('PostgreSQL writes of one moment, together', () => {
     const answers = await Promise.all(ids.map((id, i) => driver.writeRows(update, [i + 1, id], id)));
     assert.deepEqual(answers.map((rows) => rows.map((row) => row.r0)), ids.map((_, i) => [i + 1]));
     assert.equal(new Set(answers.map((rows) => rows[0]!.tx)).size, 1, 'one transaction wrote every row');
-    const stored = await driver.all(`SELECT "id", "n" FROM ${table} ORDER BY "id"`);
+    const stored = await driver.all(`SELECT "${key}" AS "id", "n" FROM ${table} ORDER BY "${key}"`);
     assert.deepEqual(stored, ids.map((id, i) => ({ id, n: i + 1 })));
   });
 
@@ -92,7 +111,7 @@ describe('PostgreSQL writes of one moment, together', () => {
     assert.deepEqual(settled.map((result) => result.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     assert.equal((settled[2] as PromiseRejectedResult).reason.code, '22003');
     assert.ok(driver.outOfRange((settled[2] as PromiseRejectedResult).reason));
-    const stored = await driver.all(`SELECT "id", "n" FROM ${table} ORDER BY "id"`);
+    const stored = await driver.all(`SELECT "${key}" AS "id", "n" FROM ${table} ORDER BY "${key}"`);
     assert.deepEqual(stored, ids.map((id, i) => ({ id, n: i === 2 ? 0 : 1 })));
   });
 
@@ -113,7 +132,7 @@ describe('PostgreSQL writes of one moment, together', () => {
     const driver = new PostgresDriver(testPostgresUrl(), 10);
     try {
       await blocker.query('BEGIN');
-      await blocker.query(`SELECT 1 FROM ${table} WHERE "id" = $1 FOR UPDATE`, [held]);
+      await blocker.query(`SELECT 1 FROM ${table} WHERE "${key}" = $1 FOR UPDATE`, [held]);
       // Two writes of the held row: two statements, as many as run at once for one text.
       const waiting = [driver.writeRows(update, [1, held!], held), driver.writeRows(update, [1, held!], held)];
       await new Promise((resolve) => setTimeout(resolve, 5));
