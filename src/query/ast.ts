@@ -154,6 +154,24 @@ export type IndexHint = { readonly kind: 'primaryKey' } | { readonly kind: 'sche
 
 export const TRUE: WhereNode = Object.freeze({ kind: 'const', value: true });
 
+/** Whether `test` holds for the node or for any node within it, inner queries included. */
+export function someNode(node: WhereNode, test: (node: WhereNode) => boolean): boolean {
+  if (test(node)) return true;
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return node.nodes.some((child) => someNode(child, test));
+    case 'not':
+      return someNode(node.node, test);
+    case 'inSubquery':
+      return someNode(node.query.where, test);
+    case 'relationHolds':
+      return 'query' in node.related && someNode(node.related.query.where, test);
+    default:
+      return false;
+  }
+}
+
 export function and(nodes: readonly WhereNode[]): WhereNode {
   const kept = nodes.filter((node) => !(node.kind === 'const' && node.value));
   if (kept.some((node) => node.kind === 'const' && !node.value)) return Object.freeze({ kind: 'const', value: false });

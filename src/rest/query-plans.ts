@@ -1,4 +1,4 @@
-import type { FindQuery, OrderKey, WhereNode } from '../query/ast.ts';
+import { someNode, type FindQuery, type OrderKey, type WhereNode } from '../query/ast.ts';
 import type { ParsedQuery } from '../query/parse.ts';
 import type { ClassSchema } from '../schema/types.ts';
 import type { KnownShape } from './query-shapes.ts';
@@ -77,19 +77,5 @@ export function securedKey(read: readonly string[] | null, userId: string | null
 
 /** Whether securing the query reads objects (the holder of a `$relatedTo`, at any depth), as they are at each request. */
 export function guardReadsObjects(node: WhereNode): boolean {
-  switch (node.kind) {
-    case 'and':
-    case 'or':
-      return node.nodes.some(guardReadsObjects);
-    case 'not':
-      return guardReadsObjects(node.node);
-    case 'inSubquery':
-      return guardReadsObjects(node.query.where);
-    case 'relationHolds':
-      return 'query' in node.related && guardReadsObjects(node.related.query.where);
-    case 'relatedTo':
-      return true;
-    default:
-      return false;
-  }
+  return someNode(node, (inner) => inner.kind === 'relatedTo');
 }

@@ -1,4 +1,4 @@
-import type { CompareOp, FieldRef, WhereNode } from '../query/ast.ts';
+import { someNode, type CompareOp, type FieldRef, type WhereNode } from '../query/ast.ts';
 
 /**
  * Counts of one where at any bound of one number field, from a single read of how many rows hold
@@ -48,26 +48,8 @@ export function boundedWhere(where: WhereNode): BoundedWhere | null {
     } else rest.push(node);
   }
   // A pattern is run under the app's regex slots, which a read in the background would not take.
-  if (field === null || rest.some(runsPattern)) return null;
+  if (field === null || rest.some((node) => someNode(node, (inner) => inner.kind === 'regex'))) return null;
   return { field, bounds, rest };
-}
-
-function runsPattern(node: WhereNode): boolean {
-  switch (node.kind) {
-    case 'regex':
-      return true;
-    case 'and':
-    case 'or':
-      return node.nodes.some(runsPattern);
-    case 'not':
-      return runsPattern(node.node);
-    case 'inSubquery':
-      return runsPattern(node.query.where);
-    case 'relationHolds':
-      return 'query' in node.related && runsPattern(node.related.query.where);
-    default:
-      return false;
-  }
 }
 
 /** How many rows hold each value, ascending: counts at any bounds by two binary searches. */
