@@ -154,6 +154,12 @@ export type IndexHint = { readonly kind: 'primaryKey' } | { readonly kind: 'sche
 
 export const TRUE: WhereNode = Object.freeze({ kind: 'const', value: true });
 
+/** Whether two references name the same column or the same path into the document. */
+export function sameField(a: FieldRef, b: FieldRef): boolean {
+  if (a.kind === 'column' || b.kind === 'column') return a.kind === 'column' && b.kind === 'column' && a.column === b.column;
+  return a.path.length === b.path.length && a.path.every((segment, i) => segment === b.path[i]);
+}
+
 /** Whether `test` holds for the node or for any node within it, inner queries included. */
 export function someNode(node: WhereNode, test: (node: WhereNode) => boolean): boolean {
   if (test(node)) return true;

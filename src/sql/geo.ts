@@ -1,4 +1,4 @@
-import type { FindQuery, LatLng, WhereNode } from '../query/ast.ts';
+import { sameField, type FindQuery, type LatLng, type WhereNode } from '../query/ast.ts';
 
 /**
  * The geometry behind geo queries that an index can serve. A GeoPoint index holds three columns:
@@ -107,7 +107,3 @@ function flatten(node: WhereNode): WhereNode[] {
   return node.kind === 'and' ? node.nodes.flatMap(flatten) : [node];
 }
 
-function sameField(a: FindQuery['order'][number]['field'], b: FindQuery['order'][number]['field']): boolean {
-  if (a.kind === 'column' || b.kind === 'column') return a.kind === b.kind && a.kind === 'column' && b.kind === 'column' && a.column === b.column;
-  return a.path.length === b.path.length && a.path.every((segment, i) => segment === b.path[i]);
-}

@@ -84,6 +84,14 @@ const atLeast = (value: number): WhereNode => ({ kind: 'compare', field: score, 
 const publicRows = (where: WhereNode): WhereNode => ({ kind: 'and', nodes: [where, { kind: 'acl', access: 'read', principals: ['*'] }] });
 const page = (where: WhereNode): FindQuery => ({ where, order: [{ field: score, as: 'number', descending: true }], limit: 3, skip: 0 });
 
+/** A table of 1,500 public rows (scores 0 … 1,499) and a store over it with a long-lived count memory. */
+async function seeded(backend: (typeof BACKENDS)[number]): Promise<{ opened: Opened; memory: CountMemory; store: SqlAppStore }> {
+  const opened = await backend.open();
+  await opened.add(0, 1500);
+  const memory = new CountMemory(60_000);
+  return { opened, memory, store: new SqlAppStore(new AppNamespace(opened.driver, opened.schema), undefined, memory) };
+}
+
 for (const backend of BACKENDS) {
   describe(`remembered counts through the store [${backend.name}]`, () => {
     let opened: Opened;
@@ -92,10 +100,7 @@ for (const backend of BACKENDS) {
     let lifetimeMs = 60_000;
 
     before(async () => {
-      opened = await backend.open();
-      await opened.add(0, 1500);
-      memory = new CountMemory(60_000);
-      store = new SqlAppStore(new AppNamespace(opened.driver, opened.schema), undefined, memory);
+      ({ opened, memory, store } = await seeded(backend));
     });
     after(async () => {
       await opened?.close();
@@ -169,10 +174,7 @@ for (const backend of BACKENDS) {
     const between = (from: number, below: number): WhereNode => publicRows({ kind: 'and', nodes: [atLeast(from), { kind: 'compare', field: score, op: 'lt', value: below, as: 'number' }] });
 
     before(async () => {
-      opened = await backend.open();
-      await opened.add(0, 1500);
-      memory = new CountMemory(60_000);
-      store = new SqlAppStore(new AppNamespace(opened.driver, opened.schema), undefined, memory);
+      ({ opened, memory, store } = await seeded(backend));
     });
     after(async () => {
       await opened?.close();

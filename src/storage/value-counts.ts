@@ -1,4 +1,4 @@
-import { someNode, type CompareOp, type FieldRef, type WhereNode } from '../query/ast.ts';
+import { sameField, someNode, type CompareOp, type FieldRef, type WhereNode } from '../query/ast.ts';
 
 /**
  * Counts of one where at any bound of one number field, from a single read of how many rows hold
@@ -23,11 +23,6 @@ export interface BoundedWhere {
   readonly field: FieldRef;
   readonly bounds: readonly Bound[];
   readonly rest: readonly WhereNode[];
-}
-
-function sameField(a: FieldRef, b: FieldRef): boolean {
-  if (a.kind === 'column' || b.kind === 'column') return a.kind === b.kind && a.kind === 'column' && b.kind === 'column' && a.column === b.column;
-  return a.path.length === b.path.length && a.path.every((key, i) => key === b.path[i]) && a.untyped === b.untyped;
 }
 
 /**
