@@ -13,8 +13,8 @@ import { encodeResults, sendableAsStored } from './encoded.ts';
 import { takeCountQuery, withRegexSlot } from './limits.ts';
 import { assertGenericClass } from './class-access.ts';
 import { noteScan } from './scan-log.ts';
-import { guardReadsObjects, keepSecured, keepText, plannedText, securedKey, textKey, type PlannedText } from './query-plans.ts';
-import { keepShape, knownShape, learnShape, numberShape, putNumbers } from './query-shapes.ts';
+import { guardReadsObjects, keepSecured, keepText, plannedText, securedKey, textKey, type PlannedText, type SecuredQuery } from './query-plans.ts';
+import { keepCaller, keepShape, knownShape, learnShape, numberShape, putNumbers } from './query-shapes.ts';
 import { hintKey, parseHint } from '../query/hint.ts';
 import { explainBody, parseExplain } from './explain.ts';
 import { findTriggersOf, plainBody, queryAfterBeforeFind, resultsAfterAfterFind, type FindTriggers } from './find-triggers.ts';
@@ -107,16 +107,28 @@ async function answerQuery(ctx: RequestContext, className: string, params: FindP
   const kept = !scope && text !== null && !guardReadsObjects(parsed.where);
   const restricted = ctx.auth.session?.restricted === true;
   const caller = kept ? securedKey(principals(ctx), ctx.auth.userId, findGrant?.userFields, countGrant?.userFields, limit, skip, restricted, hintKey(hint)) : '';
-  let statements = kept ? planned.secured.get(caller) : undefined;
-  if (!statements) {
-    const guarded = await guardInner(queryGuard(ctx, schemas), scope ? and([parsed.where, scope]) : parsed.where);
+  const secureWhere = async (where: WhereNode): Promise<SecuredQuery> => {
+    const guarded = await guardInner(queryGuard(ctx, schemas), scope ? and([where, scope]) : where);
     const secured = secure(guarded, principals(ctx), innerScopeOf(ctx.auth.session));
     const limited = (grant: ClassGrant | null) => (grant ? and([secured, grantWhere(grant, schema, ctx.auth.userId)]) : secured);
     const page = { where: limited(findGrant), order, limit, skip };
-    statements = { find: limit > 0 ? (hint ? { ...page, hint } : page) : null, count: withCount ? limited(countGrant) : null };
+    return { find: limit > 0 ? (hint ? { ...page, hint } : page) : null, count: withCount ? limited(countGrant) : null };
+  };
+  let statements = kept ? planned.secured.get(caller) : undefined;
+  // A page alone, of a text put together from its shape: read through the shape's statements
+  // once they are known to be this caller's (query-shapes.ts), with no statement of its own.
+  const template = kept && !withCount && !explain && limit > 0 ? planned.shape?.template : null;
+  const like = template && !statements ? planned.shape!.callers.get(caller) : undefined;
+  if (!statements && !like?.same) {
+    statements = await secureWhere(parsed.where);
     if (kept) keepSecured(planned, caller, statements);
+    if (template && !like && statements.find) {
+      const { find: shaped } = await secureWhere(template.parsed.where);
+      const same = shaped !== null && ctx.app.store.sameStatements(className, shaped, statements.find, template.sentinels, planned.numbers!);
+      keepCaller(planned.shape!, caller, { find: shaped!, same });
+    }
   }
-  const { find, count: countWhere } = statements;
+  const { find, count: countWhere } = statements ?? { find: null, count: null };
   // The plan of the statements just made, with every filter the caller's answer would have; no
   // count is taken from the budget and no scan is noted, since nothing is read.
   if (explain) return ok(explainBody(await ctx.app.store.explain(className, find, countWhere, hint)));
@@ -129,6 +141,7 @@ async function answerQuery(ctx: RequestContext, className: string, params: FindP
   const run = async (): Promise<{ objects: StoredObject[]; count?: number }> => {
     if (find && countWhere) return ctx.app.store.findWithCount(className, find, countWhere);
     if (countWhere) return { objects: [], count: await ctx.app.store.count(className, countWhere, hint) };
+    if (!statements && like) return { objects: await ctx.app.store.findLike(className, like.find, template!.sentinels, planned.numbers!) };
     return { objects: find ? await ctx.app.store.find(className, find) : [] };
   };
   const { objects, count } = parsed.regex ? await withRegexSlot(ctx, run) : await run();
@@ -152,6 +165,7 @@ function planText(schemas: ReadonlyMap<string, ClassSchema>, schema: ClassSchema
     const planned = keepText(schemas, text, putNumbers(known.template, shape.numbers), known.order);
     planned.served = known.served;
     planned.shape = known;
+    planned.numbers = shape.numbers;
     return planned;
   }
   const parsed = parse(params.where);

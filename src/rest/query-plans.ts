@@ -21,8 +21,9 @@ export interface PlannedText {
   readonly secured: Map<string, SecuredQuery>;
   /** Set once an index of these schemas is known to serve the query (rest/scan-log.ts): no scan to note. */
   served?: boolean;
-  /** The shape the text was put together from (query-shapes.ts), which learns `served` with it. */
+  /** The shape the text was put together from (query-shapes.ts), which learns `served` with it, and the text's numbers. */
   shape?: KnownShape;
+  numbers?: readonly number[];
 }
 
 export interface SecuredQuery {

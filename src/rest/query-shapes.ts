@@ -1,4 +1,4 @@
-import type { OrderKey, WhereNode } from '../query/ast.ts';
+import type { FindQuery, OrderKey, WhereNode } from '../query/ast.ts';
 import type { ParsedQuery } from '../query/parse.ts';
 import type { ClassSchema } from '../schema/types.ts';
 
@@ -70,11 +70,29 @@ export function withNumbers(shape: NumberShape, numbers: readonly number[]): str
 type Path = readonly (number | 'node')[];
 
 export interface KnownShape {
-  /** null: the shape's texts are parsed each time. */
-  readonly template: { readonly parsed: ParsedQuery; readonly slots: readonly Path[] } | null;
+  /** null: the shape's texts are parsed each time. `parsed` holds `sentinels` where texts hold their numbers. */
+  readonly template: { readonly parsed: ParsedQuery; readonly slots: readonly Path[]; readonly sentinels: readonly number[] } | null;
   readonly order: readonly OrderKey[];
   /** An index serves the shape's queries (rest/scan-log.ts): it does for every value. */
   served?: boolean;
+  /**
+   * The template's secured statements per caller (rest/query-plans.ts `securedKey`), and whether
+   * the store found them to be those of the caller's first text of the shape with its numbers
+   * put in (`sameStatements`): then the caller's later texts are read through them.
+   */
+  readonly callers: Map<string, ShapeStatements>;
+}
+
+export interface ShapeStatements {
+  readonly find: FindQuery;
+  readonly same: boolean;
+}
+
+const MAX_CALLERS = 64;
+
+export function keepCaller(shape: KnownShape, caller: string, statements: ShapeStatements): void {
+  if (shape.callers.size >= MAX_CALLERS) shape.callers.clear();
+  shape.callers.set(caller, statements);
 }
 
 /** Sentinels: negative, fractional, far from what apps send, each its own. */
@@ -160,13 +178,13 @@ export function learnShape(shape: NumberShape, parsed: ParsedQuery, order: reado
     const probe = parse(withNumbers(shape, sentinels));
     const slots = probe.nearest === null && parsed.nearest === null ? slotsOf(probe.where, sentinels) : null;
     if (slots) {
-      const candidate = { parsed: probe, slots };
+      const candidate = { parsed: probe, slots, sentinels };
       if (sameTree(putNumbers(candidate, shape.numbers), parsed)) template = candidate;
     }
   } catch {
     // The sentinels are refused where the request's numbers were not: parsed each time.
   }
-  return { template, order };
+  return { template, order, callers: new Map() };
 }
 
 const bySchemas = new WeakMap<ReadonlyMap<string, ClassSchema>, Map<string, KnownShape>>();

@@ -1,88 +1,17 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PostgresDriver } from '../sql/postgres/driver.ts';
-import { SqliteDriver } from '../sql/sqlite/driver.ts';
-import { testPostgresUrl } from '../sql/postgres/connection.test-helper.ts';
 import { AppNamespace } from '../sql/namespace.ts';
-import type { SqlDriver } from '../sql/driver.ts';
 import type { FindQuery, WhereNode } from '../query/ast.ts';
 import { SqlAppStore } from './sql-store.ts';
 import { CountMemory, LARGE_COUNT } from './count-memory.ts';
 import { ValueCounts } from './value-counts.ts';
+import { atLeast, BACKENDS, id, page, publicRows, score, T0, type Opened } from './store-tables.test-helper.ts';
 
-/**
+/*
  * Remembered large counts (count-memory.ts) through the store, on both databases: rows written
  * behind the store's back stand for another process's writes, which a remembered count may miss
  * for its lifetime; the store's own writes are never missed; small counts are always counted.
  */
-interface Opened {
-  readonly driver: SqlDriver;
-  readonly schema: string | null;
-  /** Adds `n` public rows with scores from `from`, straight through the driver. */
-  add(from: number, n: number): Promise<void>;
-  close(): Promise<void>;
-}
-
-const T0 = '2025-01-01T00:00:00.000Z';
-const id = (i: number) => `o${String(i).padStart(6, '0')}`;
-
-const BACKENDS: { name: string; open(): Promise<Opened> }[] = [
-  {
-    name: 'sqlite',
-    async open() {
-      const dir = mkdtempSync(join(tmpdir(), 'basalt-count-memory-'));
-      const driver = new SqliteDriver(join(dir, 'app.db'));
-      await driver.run(`CREATE TABLE "Item" ("objectId" text PRIMARY KEY, "createdAt" text NOT NULL, "updatedAt" text NOT NULL, "_rperm" text NOT NULL, "_wperm" text NOT NULL, "data" blob NOT NULL)`);
-      await driver.run(`CREATE TABLE "_Join" ("owningClass" text, "owningField" text, "owningId" text, "relatedId" text)`);
-      return {
-        driver,
-        schema: null,
-        add: async (from, n) => {
-          await driver.run(
-            `WITH RECURSIVE "g"("i") AS (SELECT CAST(? AS INTEGER) UNION ALL SELECT "i" + 1 FROM "g" WHERE "i" < ?) INSERT INTO "Item" SELECT 'o' || substr('000000' || "i", -6), ?, ?, '["*"]', '[]', jsonb_object('score', "i") FROM "g"`,
-            [from, from + n - 1, T0, T0],
-          );
-        },
-        close: async () => {
-          await driver.close();
-          rmSync(dir, { recursive: true, force: true });
-        },
-      };
-    },
-  },
-  {
-    name: 'postgres',
-    async open() {
-      const schema = `count_memory_${process.pid}_${Date.now()}`;
-      const driver = new PostgresDriver(testPostgresUrl(), 2);
-      await driver.run(`CREATE SCHEMA "${schema}"`);
-      await driver.run(`CREATE TABLE "${schema}"."Item" ("objectId" text COLLATE "C" PRIMARY KEY, "createdAt" text NOT NULL, "updatedAt" text NOT NULL, "_rperm" text[] NOT NULL, "_wperm" text[] NOT NULL, "data" jsonb NOT NULL)`);
-      await driver.run(`CREATE TABLE "${schema}"."_Join" ("owningClass" text, "owningField" text, "owningId" text, "relatedId" text)`);
-      return {
-        driver,
-        schema,
-        add: async (from, n) => {
-          await driver.run(
-            `INSERT INTO "${schema}"."Item" SELECT 'o' || lpad(i::text, 6, '0'), $3, $3, ARRAY['*'], ARRAY[]::text[], jsonb_build_object('score', i) FROM generate_series($1::int, $2::int) AS "g"("i")`,
-            [from, from + n - 1, T0],
-          );
-        },
-        close: async () => {
-          await driver.run(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-          await driver.close();
-        },
-      };
-    },
-  },
-];
-
-const score = { kind: 'doc', path: ['score'] } as const;
-const atLeast = (value: number): WhereNode => ({ kind: 'compare', field: score, op: 'gte', value, as: 'number' });
-const publicRows = (where: WhereNode): WhereNode => ({ kind: 'and', nodes: [where, { kind: 'acl', access: 'read', principals: ['*'] }] });
-const page = (where: WhereNode): FindQuery => ({ where, order: [{ field: score, as: 'number', descending: true }], limit: 3, skip: 0 });
 
 /** A table of 1,500 public rows (scores 0 … 1,499) and a store over it with a long-lived count memory. */
 async function seeded(backend: (typeof BACKENDS)[number]): Promise<{ opened: Opened; memory: CountMemory; store: SqlAppStore }> {

@@ -55,6 +55,14 @@ export interface AppStore {
   insert(className: string, write: ObjectWrite): Promise<void>;
   get(className: string, objectId: string, read: Principals): Promise<StoredObject | null>;
   find(className: string, query: FindQuery): Promise<StoredObject[]>;
+  /**
+   * Whether `query`'s statements are `template`'s with `values` in place of `sentinels` (numbers
+   * nobody sends, rest/query-shapes.ts), so that `findLike` may answer queries of the template's
+   * shape from the template's statements.
+   */
+  sameStatements(className: string, template: FindQuery, query: FindQuery, sentinels: readonly number[], values: readonly number[]): boolean;
+  /** `find` of the query `template` is with `values` in place of `sentinels`, once `sameStatements` has said they match. */
+  findLike(className: string, template: FindQuery, sentinels: readonly number[], values: readonly number[]): Promise<StoredObject[]>;
   count(className: string, where: WhereNode, hint?: IndexHint): Promise<number>;
   /** `find` and `count` together, as one statement where the backend can (see sql-store.ts); the count reads `query.hint` too. */
   findWithCount(className: string, query: FindQuery, countWhere: WhereNode): Promise<{ objects: StoredObject[]; count: number }>;

@@ -79,6 +79,7 @@ export class SqlAppStore implements AppStore {
    * what that object says.
    */
   private readonly compiledFinds = new WeakMap<FindQuery, { readonly className: string; readonly statements: (() => CompiledSql)[] }>();
+  private readonly templateSlots = new WeakMap<FindQuery, { readonly sentinels: readonly number[]; readonly slots: readonly number[] }>();
   private readonly compiledCounts = new WeakMap<WhereNode, { readonly className: string; readonly hint: IndexHint | undefined; readonly statement: CompiledSql }>();
   private readonly compiledCounted = new WeakMap<FindQuery, { readonly className: string; readonly countWhere: WhereNode; readonly statement: CompiledSql | null }>();
 
@@ -183,6 +184,33 @@ export class SqlAppStore implements AppStore {
       if (rows.length >= query.limit || i === statements.length - 1) return rows.map((row) => toStoredObject(row));
     }
     return [];
+  }
+
+  sameStatements(className: string, template: FindQuery, query: FindQuery, sentinels: readonly number[], values: readonly number[]): boolean {
+    const made = this.findStatements(className, template);
+    const real = this.findStatements(className, query);
+    if (made.length !== 1 || real.length !== 1) return false;
+    const a = made[0]!();
+    const b = real[0]!();
+    const filled = filledParams(a.params, this.sentinelSlots(template, a.params, sentinels), values);
+    return a.sql === b.sql && a.planOnce === b.planOnce && a.planForAnyValues === b.planForAnyValues && sameParams(filled, b.params);
+  }
+
+  async findLike(className: string, template: FindQuery, sentinels: readonly number[], values: readonly number[]): Promise<StoredObject[]> {
+    const { sql, params, planOnce, planForAnyValues } = this.findStatements(className, template)[0]!();
+    const filled = filledParams(params, this.sentinelSlots(template, params, sentinels), values);
+    const rows = await this.query(sql, filled, planOnce ? SCAN_PLANNED_ONCE : planForAnyValues ? SCAN_PLANNED_FOR_ANY : SCAN);
+    return rows.map((row) => toStoredObject(row));
+  }
+
+  /** Which sentinel each parameter of a template's statement is (its index), if any. */
+  private sentinelSlots(template: FindQuery, params: readonly SqlParam[], sentinels: readonly number[]): readonly number[] {
+    let made = this.templateSlots.get(template);
+    if (made?.sentinels !== sentinels) {
+      made = { sentinels, slots: params.map((param) => (typeof param === 'number' ? sentinels.indexOf(param) : -1)) };
+      this.templateSlots.set(template, made);
+    }
+    return made.slots;
   }
 
   /** Several statements only for a nearest-first page searched ring by ring (sql/geo.ts). */
@@ -486,6 +514,21 @@ function madeOnce<T>(cache: Map<string, T>, className: string, make: () => T): T
     cache.set(className, made);
   }
   return made;
+}
+
+/** `params` with `values[slot]` where `slots` names a sentinel. */
+function filledParams(params: readonly SqlParam[], slots: readonly number[], values: readonly number[]): SqlParam[] {
+  return params.map((param, i) => (slots[i]! >= 0 ? values[slots[i]!]! : param));
+}
+
+function sameParams(a: readonly SqlParam[], b: readonly SqlParam[]): boolean {
+  if (a.length !== b.length) return false;
+  return a.every((param, i) => {
+    const other = b[i];
+    if (Array.isArray(param) && Array.isArray(other)) return param.length === other.length && param.every((item, j) => item === other[j]);
+    if (Buffer.isBuffer(param) && Buffer.isBuffer(other)) return param.equals(other);
+    return Object.is(param, other);
+  });
 }
 
 /** `make`, called at most once. */

@@ -2,7 +2,7 @@ import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachBackend } from '../helpers/each-backend.ts';
 import { newApp, unique, type AppClient } from '../helpers/client.ts';
-import { assertError } from '../helpers/users.ts';
+import { as, assertError, newUserApp, signUp } from '../helpers/users.ts';
 
 /**
  * Query texts that differ only in their numbers reuse the parse of their shape
@@ -98,6 +98,56 @@ eachBackend('query shapes', (target) => {
     const anyone = await client.get(`/1/classes/${className}?${new URLSearchParams({ where: '{"score":{"$gte":6}}', count: '1', limit: '0' })}`, { key: 'rest' });
     assert.equal(anyone.status, 200, anyone.text);
     assert.equal(anyone.body.count, expected((item) => item.score >= 6).count);
+  });
+});
+
+eachBackend('query shapes, pages alone as each caller', (target) => {
+  let client: AppClient;
+  const className = unique('ShapedAcl');
+  const readers: { token: string | null; id: string | null }[] = [];
+  const items: { objectId: string; score: number; reader: string }[] = [];
+
+  before(async () => {
+    client = await newUserApp(target);
+    for (let i = 0; i < 2; i++) {
+      const user = await signUp(client);
+      readers.push({ token: user.sessionToken, id: user.objectId });
+    }
+    readers.push({ token: null, id: null });
+    // Each object readable by one user, or by anyone; scores 0 … 29 with repeats.
+    const requests = Array.from({ length: 48 }, (_, i) => {
+      const reader = i % 3 === 2 ? '*' : readers[i % 3]!.id!;
+      return { method: 'POST', path: `/1/classes/${className}`, body: { score: (i * 7) % 30, ACL: { [reader]: { read: true } } } };
+    });
+    const answer = await client.post('/1/batch', { requests }, MASTER);
+    assert.equal(answer.status, 200, answer.text);
+    answer.body.forEach((result: { success: { objectId: string } }, i: number) => {
+      items.push({ objectId: result.success.objectId, score: requests[i]!.body.score, reader: Object.keys(requests[i]!.body.ACL)[0]! });
+    });
+  });
+
+  it('reads every text of a shape as its caller may, caller after caller', async () => {
+    const texts = [(a: number) => `{"score":{"$gte":${a}}}`, (a: number) => `{"score":{"$lt":${a}},"$or":[{"score":{"$gt":${a / 2}}},{"score":0}]}`];
+    const passes = [(a: number, score: number) => score >= a, (a: number, score: number) => score < a && (score > a / 2 || score === 0)];
+    for (const a of [3, 10, 25, 3.5, -1, 17, 10, 29]) {
+      for (const [t, text] of texts.entries()) {
+        for (const reader of [...readers, null]) {
+          const query = new URLSearchParams({ where: text(a), order: '-score,objectId', limit: '7' });
+          const answer = await client.get(`/1/classes/${className}?${query}`, reader === null ? MASTER : reader.token ? as(reader.token) : { key: 'rest' });
+          assert.equal(answer.status, 200, answer.text);
+          const seen = items
+            .filter((item) => passes[t]!(a, item.score) && (reader === null || item.reader === '*' || item.reader === reader.id))
+            .sort((x, y) => y.score - x.score || (x.objectId < y.objectId ? -1 : 1))
+            .slice(0, 7)
+            .map((item) => item.objectId);
+          assert.deepEqual(
+            answer.body.results.map((object: { objectId: string }) => object.objectId),
+            seen,
+            `${text(a)} as ${reader === null ? 'master' : (reader.id ?? 'anyone')}`,
+          );
+        }
+      }
+    }
   });
 });
 
