@@ -3,7 +3,7 @@
  * "query language" issue asks about, measured at each size. Rows are bulk-loaded (seed.ts) into
  * classes made through the schema API; everything measured goes through the REST API.
  */
-import type { Prepared, Request } from './workloads.ts';
+import { spreadOverConnections, type Prepared, type Request } from './workloads.ts';
 import type { Row, Target } from './report.ts';
 import { expectedObject, ITEM_SET, OWNER_SET, OWNERS, type DataSet, type Seeder } from './seed.ts';
 import { ADMIN, APP } from './servers.ts';
@@ -139,6 +139,7 @@ export const sizeLabel = (size: number) => (size >= 1_000_000 ? `${size / 1_000_
 
 export const QUERY_WORKLOADS = {
   range: (size: number) => `range, ${sizeLabel(size)}`,
+  movingRange: (size: number) => `range, a new bound each request, ${sizeLabel(size)}`,
   count: (size: number) => `range + count, ${sizeLabel(size)}`,
   inQuery: (size: number) => `$inQuery, ${sizeLabel(size)}`,
   include: (size: number) => `include=owner, ${sizeLabel(size)}`,
@@ -183,6 +184,7 @@ export async function runQueries(ctx: SuiteContext): Promise<string[]> {
     const counted = await expectPage(url, findPath('Item', { ...range, count: true }), REST_HEADERS);
     notes.push(`${ctx.server}, ${sizeLabel(size)} objects: X = ${x.toLocaleString('en-US')}, so \`score ≥ X\` matches ${Number(counted.count).toLocaleString('en-US')} objects.`);
     await measurePath(ctx, QUERY_WORKLOADS.range(size), findPath('Item', range));
+    if (size === SIZES[0]) await ctx.measure(QUERY_WORKLOADS.movingRange(size), await movingBounds(ctx, 'Item', REST_HEADERS));
     await measurePath(ctx, QUERY_WORKLOADS.count(size), findPath('Item', { ...range, count: true }));
 
     const inQuery = findPath('Item', { where: { owner: { $inQuery: { className: 'Owner', where: { tier: SELECTED_TIER } } } }, limit: PAGE });
@@ -209,6 +211,25 @@ export async function runQueries(ctx: SuiteContext): Promise<string[]> {
     }
   }
   return notes;
+}
+
+/** Distinct bounds of `movingBounds`: more than the query texts a server keeps (1,024), so few texts are asked twice. */
+const MOVING_BOUNDS = 4096;
+
+/**
+ * The range page with a bound of its own for each request, as an app whose users pick the bound
+ * sends it: X runs over the scores between the 1,000th and the `highRank`-th (which the caller
+ * sees a full page above), and the requests are dealt out to the connections in a random order.
+ */
+export async function movingBounds(ctx: SuiteContext, className: string, headers: Record<string, string>, highRank = RANGE_SIZE / 10): Promise<Prepared> {
+  const low = await nthScore(ctx.url, className, RANGE_SIZE, MASTER_HEADERS);
+  const high = await nthScore(ctx.url, className, highRank, MASTER_HEADERS);
+  const bounds = new Set<string>();
+  for (let i = 0; i < MOVING_BOUNDS; i++) bounds.add(String(Math.round(low + ((high - low) * i) / MOVING_BOUNDS)));
+  const path = (x: string) => findPath(className, { where: { score: { $gte: Number(x) } }, order: '-score', limit: PAGE });
+  await expectPage(ctx.url, path(String(high)), headers);
+  const byConnection = spreadOverConnections([...bounds], ctx.connections, (x) => ({ method: 'GET', path: path(x), headers }));
+  return { requests: byConnection[0]!, byConnection };
 }
 
 function measurePath(ctx: SuiteContext, workload: string, path: string, headers: Record<string, string> = REST_HEADERS, connections?: number): Promise<Row> {

@@ -6,7 +6,7 @@
  */
 import { verify } from '@node-rs/argon2';
 import type { Row, Target } from './report.ts';
-import { api, createClass, createIndex, expectPage, findPath, MASTER_HEADERS, nthScore, PAGE, raiseLimits, RANGE_SIZE, REST_HEADERS, seedAndCheck, type SuiteContext } from './queries.ts';
+import { api, createClass, createIndex, expectPage, findPath, MASTER_HEADERS, movingBounds, nthScore, PAGE, raiseLimits, RANGE_SIZE, REST_HEADERS, seedAndCheck, type SuiteContext } from './queries.ts';
 import { READABLE_EVERY, secretSet } from './seed.ts';
 import { WORKLOADS, type Request } from './workloads.ts';
 
@@ -22,6 +22,7 @@ export const USER_WORKLOADS = {
   me: 'GET /1/users/me',
   asUser: `query as the user (${100 / READABLE_EVERY}% readable)`,
   asMaster: 'same query, master key',
+  asUserMoving: 'query as the user, a new bound each request',
   findUsers: 'GET /1/users?where=…',
   findClasses: 'GET /1/classes/_User?where=…',
   updateUsers: 'PUT /1/users/<own id>',
@@ -92,6 +93,7 @@ export async function runUsers(ctx: SuiteContext): Promise<string[]> {
   notes.push(`${ctx.server}: the user query is \`score ≥ ${x.toLocaleString('en-US')}\` (the top ${RANGE_SIZE.toLocaleString('en-US')} of ${SECRETS.toLocaleString('en-US')}), order \`-score\`, limit ${PAGE}; about ${RANGE_SIZE / READABLE_EVERY} of those ${RANGE_SIZE.toLocaleString('en-US')} are readable by the user.`);
   await ctx.measure(USER_WORKLOADS.asUser, [{ method: 'GET', path: query, headers: asUser }]);
   await ctx.measure(USER_WORKLOADS.asMaster, [{ method: 'GET', path: query, headers: MASTER_HEADERS }]);
+  await ctx.measure(USER_WORKLOADS.asUserMoving, await movingBounds(ctx, 'Secret', asUser, 2 * PAGE * READABLE_EVERY));
   notes.push(...(await measurePaths(ctx)));
   return notes;
 }

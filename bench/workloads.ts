@@ -97,7 +97,7 @@ const itemIds = seededIds();
  * about 2.7 times the CPU per request of the ceiling's fixed request; the generator shares this
  * machine's two cores with the server, so that cost came out of the server's throughput too.
  */
-function spreadOverConnections(ids: readonly string[], connections: number, request: (id: string) => Request): Request[][] {
+export function spreadOverConnections(ids: readonly string[], connections: number, request: (id: string) => Request): Request[][] {
   const order = [...ids];
   for (let i = order.length - 1; i > 0; i--) {
     const j = Math.floor(Math.random() * (i + 1));
