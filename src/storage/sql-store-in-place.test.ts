@@ -1,16 +1,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PostgresDriver } from '../sql/postgres/driver.ts';
 import { SqliteDriver } from '../sql/sqlite/driver.ts';
-import { testPostgresUrl } from '../sql/postgres/connection.test-helper.ts';
 import { AppNamespace } from '../sql/namespace.ts';
 import type { SqlDriver, SqlExecutor, SqlParam, Row, StatementOptions } from '../sql/driver.ts';
 import type { InPlaceChange } from '../query/in-place.ts';
 import { SqlAppStore } from './sql-store.ts';
 import type { StoredObject } from './port.ts';
+import { BACKENDS, T0, type Opened } from './store-tables.test-helper.ts';
 
 /** Counts what reaches the database: statements outside a transaction, and transactions. */
 interface Counted {
@@ -43,34 +40,6 @@ function counting<T extends new (...args: any[]) => SqlDriver>(Base: T) {
 const CountingPostgres = counting(PostgresDriver);
 const CountingSqlite = counting(SqliteDriver);
 
-interface Backend {
-  readonly name: string;
-  open(): Promise<{ driver: SqlDriver & { counted: Counted }; schema: string | null; close: () => Promise<void> }>;
-}
-
-const BACKENDS: Backend[] = [
-  {
-    name: 'sqlite',
-    async open() {
-      const dir = mkdtempSync(join(tmpdir(), 'basalt-in-place-'));
-      const driver = new CountingSqlite(join(dir, 'app.db'));
-      await driver.run(`CREATE TABLE "Item" ("objectId" text PRIMARY KEY, "createdAt" text NOT NULL, "updatedAt" text NOT NULL, "_rperm" text NOT NULL, "_wperm" text NOT NULL, "data" blob NOT NULL)`);
-      return { driver, schema: null, close: async () => { await driver.close(); rmSync(dir, { recursive: true, force: true }); } };
-    },
-  },
-  {
-    name: 'postgres',
-    async open() {
-      const schema = `store_in_place_${process.pid}_${Date.now()}`;
-      const driver = new CountingPostgres(testPostgresUrl(), 2);
-      await driver.run(`CREATE SCHEMA "${schema}"`);
-      await driver.run(`CREATE TABLE "${schema}"."Item" ("objectId" text COLLATE "C" PRIMARY KEY, "createdAt" text NOT NULL, "updatedAt" text NOT NULL, "_rperm" text[] NOT NULL, "_wperm" text[] NOT NULL, "data" jsonb NOT NULL)`);
-      return { driver, schema, close: async () => { await driver.run(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`); await driver.close(); } };
-    },
-  },
-];
-
-const T0 = '2025-01-01T00:00:00.000Z';
 const T1 = '2025-01-02T00:00:00.000Z';
 
 function change(parts: Partial<InPlaceChange>): InPlaceChange {
@@ -79,12 +48,12 @@ function change(parts: Partial<InPlaceChange>): InPlaceChange {
 
 for (const backend of BACKENDS) {
   describe(`SqlAppStore.updateInPlace [${backend.name}]`, () => {
-    let opened: Awaited<ReturnType<Backend['open']>>;
+    let opened: Opened<SqlDriver & { counted: Counted }>;
     let store: SqlAppStore;
     let n = 0;
 
     before(async () => {
-      opened = await backend.open();
+      opened = await backend.open<SqlDriver & { counted: Counted }>({ sqlite: (file) => new CountingSqlite(file), postgres: (url) => new CountingPostgres(url, 2) });
       store = new SqlAppStore(new AppNamespace(opened.driver, opened.schema));
     });
     after(() => opened.close());

@@ -8,8 +8,8 @@ import type { SqlDriver } from '../sql/driver.ts';
 import type { FindQuery, WhereNode } from '../query/ast.ts';
 
 /** A class table `Item` on each database, filled straight through the driver, for tests of the store. */
-export interface Opened {
-  readonly driver: SqlDriver;
+export interface Opened<D extends SqlDriver = SqlDriver> {
+  readonly driver: D;
   readonly schema: string | null;
   /** Adds `n` public rows with scores from `from`, straight through the driver. */
   add(from: number, n: number): Promise<void>;
@@ -19,12 +19,25 @@ export interface Opened {
 export const T0 = '2025-01-01T00:00:00.000Z';
 export const id = (i: number) => `o${String(i).padStart(6, '0')}`;
 
-export const BACKENDS: { name: string; open(): Promise<Opened> }[] = [
+/** How a test makes each database's driver (a subclass that counts what it sends, say). */
+export interface DriverMakers<D extends SqlDriver> {
+  readonly sqlite: (file: string) => D;
+  readonly postgres: (url: string) => D;
+}
+
+const PLAIN: DriverMakers<SqlDriver> = { sqlite: (file) => new SqliteDriver(file), postgres: (url) => new PostgresDriver(url, 2) };
+
+export interface StoreBackend {
+  readonly name: string;
+  open<D extends SqlDriver = SqlDriver>(make?: DriverMakers<D>): Promise<Opened<D>>;
+}
+
+export const BACKENDS: StoreBackend[] = [
   {
     name: 'sqlite',
-    async open() {
-      const dir = mkdtempSync(join(tmpdir(), 'basalt-count-memory-'));
-      const driver = new SqliteDriver(join(dir, 'app.db'));
+    async open<D extends SqlDriver>(make?: DriverMakers<D>) {
+      const dir = mkdtempSync(join(tmpdir(), 'basalt-store-tables-'));
+      const driver = (make ?? PLAIN).sqlite(join(dir, 'app.db')) as D;
       await driver.run(`CREATE TABLE "Item" ("objectId" text PRIMARY KEY, "createdAt" text NOT NULL, "updatedAt" text NOT NULL, "_rperm" text NOT NULL, "_wperm" text NOT NULL, "data" blob NOT NULL)`);
       await driver.run(`CREATE TABLE "_Join" ("owningClass" text, "owningField" text, "owningId" text, "relatedId" text)`);
       return {
@@ -45,9 +58,9 @@ export const BACKENDS: { name: string; open(): Promise<Opened> }[] = [
   },
   {
     name: 'postgres',
-    async open() {
-      const schema = `count_memory_${process.pid}_${Date.now()}`;
-      const driver = new PostgresDriver(testPostgresUrl(), 2);
+    async open<D extends SqlDriver>(make?: DriverMakers<D>) {
+      const schema = `store_tables_${process.pid}_${Date.now()}`;
+      const driver = (make ?? PLAIN).postgres(testPostgresUrl()) as D;
       await driver.run(`CREATE SCHEMA "${schema}"`);
       await driver.run(`CREATE TABLE "${schema}"."Item" ("objectId" text COLLATE "C" PRIMARY KEY, "createdAt" text NOT NULL, "updatedAt" text NOT NULL, "_rperm" text[] NOT NULL, "_wperm" text[] NOT NULL, "data" jsonb NOT NULL)`);
       await driver.run(`CREATE TABLE "${schema}"."_Join" ("owningClass" text, "owningField" text, "owningId" text, "relatedId" text)`);
