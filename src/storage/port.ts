@@ -61,7 +61,7 @@ export interface AppStore {
    * shape from the template's statements.
    */
   sameStatements(className: string, template: FindQuery, query: FindQuery, sentinels: readonly number[], values: readonly number[]): boolean;
-  /** `find` of the query `template` is with `values` in place of `sentinels`, once `sameStatements` has said they match. */
+  /** `find` of the query that `template` becomes with `values` in place of `sentinels`, once `sameStatements` has said they match. */
   findLike(className: string, template: FindQuery, sentinels: readonly number[], values: readonly number[]): Promise<StoredObject[]>;
   count(className: string, where: WhereNode, hint?: IndexHint): Promise<number>;
   /** `find` and `count` together, as one statement where the backend can (see sql-store.ts); the count reads `query.hint` too. */
