@@ -117,15 +117,16 @@ async function answerQuery(ctx: RequestContext, className: string, params: FindP
   let statements = kept ? planned.secured.get(caller) : undefined;
   // A page alone, of a text put together from its shape: read through the shape's statements
   // once they are known to be this caller's (query-shapes.ts), with no statement of its own.
-  const template = kept && !withCount && !explain && limit > 0 ? planned.shape?.template : null;
-  const like = template && !statements ? planned.shape!.callers.get(caller) : undefined;
+  const known = kept && !withCount && !explain && limit > 0 ? planned.shape : undefined;
+  const template = known?.template;
+  const like = template && !statements ? known!.callers.get(caller) : undefined;
   if (!statements && !like?.same) {
     statements = await secureWhere(parsed.where);
     if (kept) keepSecured(planned, caller, statements);
     if (template && !like && statements.find) {
       const { find: shaped } = await secureWhere(template.parsed.where);
       const same = shaped !== null && ctx.app.store.sameStatements(className, shaped, statements.find, template.sentinels, planned.numbers!);
-      keepCaller(planned.shape!, caller, { find: shaped!, same });
+      keepCaller(known!, caller, { find: shaped!, same });
     }
   }
   const { find, count: countWhere } = statements ?? { find: null, count: null };

@@ -1,4 +1,4 @@
-import { TRUE, type FieldRef, type OrderKey, type ValueKind, type WhereNode } from '../query/ast.ts';
+import { sameField, TRUE, type FieldRef, type OrderKey, type ValueKind, type WhereNode } from '../query/ast.ts';
 import { fieldAccess } from '../query/fields.ts';
 import type { ClassSchema } from '../schema/types.ts';
 import { textIndexField } from '../schema/indexes.ts';
@@ -150,8 +150,7 @@ function indexableField(field: FieldRef, as: ValueKind, schema: ClassSchema): st
   if (!type || type.type === 'Relation') return null;
   const access = fieldAccess(name, type);
   if (access.as !== as || access.field.kind !== 'doc') return null;
-  const path = access.field.path;
-  return path.length === field.path.length && path.every((segment, i) => segment === field.path[i]) ? name : null;
+  return sameField(access.field, field) ? name : null;
 }
 
 function fieldsOf(node: WhereNode, schema: ClassSchema): string[] {

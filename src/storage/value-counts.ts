@@ -25,6 +25,11 @@ export interface BoundedWhere {
   readonly rest: readonly WhereNode[];
 }
 
+/** The same field read the same way: a path of no fixed type is read otherwise than a typed one. */
+function sameReading(a: FieldRef, b: FieldRef): boolean {
+  return sameField(a, b) && (a.kind === 'doc' && a.untyped) === (b.kind === 'doc' && b.untyped);
+}
+
 /**
  * The where as number bounds of one field beside the rest of it, or null. The bounds compare the
  * field read as a number (`expr op value`, as the compiler writes them), so a row counts when the
@@ -37,7 +42,7 @@ export function boundedWhere(where: WhereNode): BoundedWhere | null {
   const bounds: Bound[] = [];
   const rest: WhereNode[] = [];
   for (const node of nodes) {
-    if (node.kind === 'compare' && node.as === 'number' && typeof node.value === 'number' && BOUND_OPS.has(node.op) && (field === null || sameField(field, node.field))) {
+    if (node.kind === 'compare' && node.as === 'number' && typeof node.value === 'number' && BOUND_OPS.has(node.op) && (field === null || sameReading(field, node.field))) {
       field = node.field;
       bounds.push({ op: node.op, value: node.value });
     } else rest.push(node);
