@@ -20,6 +20,18 @@ export interface CompiledSql {
    * values (StatementOptions.planForAnyValues).
    */
   readonly planForAnyValues?: boolean;
+  /**
+   * A reader page (compiler-pages.ts, `readerPage`) for a class whose read lists are all of one
+   * principal besides "*": only the caller's own principals' entries are read. Where the class
+   * holds any other list it answers one more row, all NULL (`isSharedListsMark`), and the page
+   * must be read with the statement itself.
+   */
+  readonly ownListsOnly?: CompiledSql;
+}
+
+/** The row `CompiledSql.ownListsOnly` adds where its class holds read lists of "*" or of several principals. */
+export function isSharedListsMark(row: Row): boolean {
+  return row.objectId === null;
 }
 
 /**

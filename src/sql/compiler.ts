@@ -8,7 +8,7 @@ import { onlyTheOrderedRange, permissionsInRange } from './compiler-where.ts';
 
 // The compiler's public face: SqlCompiler, which dialects extend, and what they and the
 // aggregate compiler share with it.
-export { pageNumber, type CompiledSql } from './compiler-base.ts';
+export { isSharedListsMark, pageNumber, type CompiledSql } from './compiler-base.ts';
 export { MAX_PAGE_ARMS, type ArmsPage } from './compiler-pages.ts';
 
 /** Rings repeat the filter once each; past this many values the plain statement is written. */

@@ -177,11 +177,28 @@ it("on PostgreSQL a user's page of a range of the column leading a schema index 
   // A principal named twice has one arm, and '' none (its lists are those of the last arm).
   assert.deepEqual(first.params, [10, 10, ['u1', 'u1', ''], 20, 0, '*', 'u1']);
   assert.equal(first.planForAnyValues, true);
+  // Where the class holds no list but lists of one principal besides "*": the caller's own arms,
+  // and a row of NULLs where the reader index has any entry of '' or "*".
+  const own = first.ownListsOnly!;
+  const ownArm = (placeholder: string) => arm('$P').replaceAll('$4', '$2').replaceAll('$5', '$3').replace('$P', placeholder);
+  assert.equal(
+    own.sql,
+    `(SELECT "objectId", "createdAt", "updatedAt", "data"::text AS "data" FROM (${ownArm('$4')}) AS "_r" ORDER BY ${order} LIMIT $2 OFFSET $3) ` +
+      `UNION ALL SELECT NULL, NULL, NULL, NULL WHERE EXISTS (SELECT 1 FROM "Item" WHERE ${key} <= '*')`,
+  );
+  assert.deepEqual(own.params, [10, 20, 0, 'u1']);
+  assert.equal(own.planForAnyValues, true);
+  assert.equal(own.ownListsOnly, undefined);
   // Past a skip: ids from the index alone, then only the page's rows, by primary key.
   const later = postgresDialect.select(table, 'Item', ranged(['*', 'u1'], 40));
   assert.match(later.sql, /^SELECT "objectId", "createdAt", "updatedAt", "data"::text AS "data" FROM "Item" WHERE "objectId" = ANY\(ARRAY\(SELECT "objectId" FROM \(\(SELECT "objectId", "f\.score" FROM "Item" WHERE /);
   assert.match(later.sql, /UNION ALL \(SELECT "objectId", "f\.score" FROM "Item" WHERE \(CASE .* = '' AND /);
   assert.deepEqual(later.params.slice(-2), ['*', 'u1']);
+  const laterOwn = later.ownListsOnly!.sql;
+  assert.ok(laterOwn.startsWith(`(SELECT "objectId", "createdAt", "updatedAt", "data"::text AS "data" FROM "Item" WHERE "objectId" = ANY(ARRAY(SELECT "objectId" FROM ((SELECT "objectId", "f.score" FROM "Item" WHERE ${key} = $4::text AND `), laterOwn);
+  assert.ok(laterOwn.endsWith(`) UNION ALL SELECT NULL, NULL, NULL, NULL WHERE EXISTS (SELECT 1 FROM "Item" WHERE ${key} <= '*')`), laterOwn);
+  assert.doesNotMatch(laterOwn, /= ''/, "no arm of ''");
+  assert.deepEqual(later.ownListsOnly!.params, [10, 20, 40, 'u1']);
   const plain = (query: FindQuery) => !postgresDialect.select(table, 'Item', query).sql.includes('cardinality');
   assert.equal(plain(ranged(['*'])), true, 'anyone: every entry passes or fails on "*" alone');
   assert.equal(plain(ranged(['*', ...Array.from({ length: 16 }, (_, i) => `role:r${i}`)])), true, 'more principals than arms');

@@ -1,7 +1,7 @@
 import { NumberOverflow, StaleSchema, UniqueViolation, type AggregateRow, type AppStore, type ObjectWrite, type Principals, type RelationChange, type SharedSlots, type StoredObject, type WriteStep } from './port.ts';
 import type { SqlExecutor, SqlParam, Row, StatementOptions } from '../sql/driver.ts';
 import type { FindQuery, IndexHint, WhereNode } from '../query/ast.ts';
-import type { CompiledSql } from '../sql/compiler.ts';
+import { isSharedListsMark, type CompiledSql } from '../sql/compiler.ts';
 import type { AggregatePlan, DistinctQuery } from '../query/aggregate/ast.ts';
 import { compileAggregate } from '../sql/aggregate.ts';
 import { compileDistinct } from '../sql/distinct.ts';
@@ -32,6 +32,11 @@ const SCAN_PLANNED_ONCE = { reader: true } as const;
 /** Reads whose one best plan serves any values (CompiledSql.planForAnyValues). */
 const SCAN_PLANNED_FOR_ANY = { reader: true, planForAnyValues: true } as const;
 
+/** How a page's statement runs: planned once, for any values, or for its values. */
+function scanOptions(statement: CompiledSql): StatementOptions {
+  return statement.planOnce ? SCAN_PLANNED_ONCE : statement.planForAnyValues ? SCAN_PLANNED_FOR_ANY : SCAN;
+}
+
 /** Classes whose INSERT and lookup texts are kept (madeOnce). */
 const CLASS_SQLS_KEPT = 1000;
 
@@ -44,11 +49,14 @@ export class SqlAppStore implements AppStore {
    * `statistics`: the keeper of the store outside the unit of work this store is one of.
    * `counts`: the app's remembered large counts (count-memory.ts), one for every store of the app
    * in this process; every write through any of them forgets them.
+   * `sharedLists`: the classes found holding read lists other than one principal besides "*"
+   * (`readPage`), one set for every store of the app in this process.
    */
   constructor(
     private readonly ns: AppNamespace,
     private readonly statistics = new StatisticsKeeper(ns.driver, (className) => ns.table(className)),
     private readonly counts = new CountMemory(0),
+    private readonly sharedLists = new Set<string>(),
   ) {
     this.schemas = new SqlSchemaStore(ns, counts);
     this.events = new SqlEventStore(ns);
@@ -79,7 +87,7 @@ export class SqlAppStore implements AppStore {
    * what that object says.
    */
   private readonly compiledFinds = new WeakMap<FindQuery, { readonly className: string; readonly statements: (() => CompiledSql)[] }>();
-  private readonly templateSlots = new WeakMap<FindQuery, { readonly sentinels: readonly number[]; readonly slots: readonly number[] }>();
+  private readonly templateSlots = new WeakMap<readonly SqlParam[], { readonly sentinels: readonly number[]; readonly slots: readonly number[] }>();
   private readonly compiledCounts = new WeakMap<WhereNode, { readonly className: string; readonly hint: IndexHint | undefined; readonly statement: CompiledSql }>();
   private readonly compiledCounted = new WeakMap<FindQuery, { readonly className: string; readonly countWhere: WhereNode; readonly statement: CompiledSql | null }>();
 
@@ -179,8 +187,7 @@ export class SqlAppStore implements AppStore {
   async find(className: string, query: FindQuery): Promise<StoredObject[]> {
     const statements = this.findStatements(className, query);
     for (const [i, statement] of statements.entries()) {
-      const { sql, params, planOnce, planForAnyValues } = statement();
-      const rows = await this.query(sql, params, planOnce ? SCAN_PLANNED_ONCE : planForAnyValues ? SCAN_PLANNED_FOR_ANY : SCAN);
+      const rows = await this.readPage(className, statement(), (form) => form.params);
       if (rows.length >= query.limit || i === statements.length - 1) return rows.map((row) => toStoredObject(row));
     }
     return [];
@@ -192,23 +199,44 @@ export class SqlAppStore implements AppStore {
     if (made.length !== 1 || real.length !== 1) return false;
     const a = made[0]!();
     const b = real[0]!();
-    const filled = filledParams(a.params, this.sentinelSlots(template, a.params, sentinels), values);
-    return a.sql === b.sql && a.planOnce === b.planOnce && a.planForAnyValues === b.planForAnyValues && sameParams(filled, b.params);
+    const same = (a: CompiledSql, b: CompiledSql) => {
+      const filled = filledParams(a.params, this.sentinelSlots(a.params, sentinels), values);
+      return a.sql === b.sql && a.planOnce === b.planOnce && a.planForAnyValues === b.planForAnyValues && sameParams(filled, b.params);
+    };
+    return same(a, b) && (a.ownListsOnly && b.ownListsOnly ? same(a.ownListsOnly, b.ownListsOnly) : a.ownListsOnly === b.ownListsOnly);
   }
 
   async findLike(className: string, template: FindQuery, sentinels: readonly number[], values: readonly number[]): Promise<StoredObject[]> {
-    const { sql, params, planOnce, planForAnyValues } = this.findStatements(className, template)[0]!();
-    const filled = filledParams(params, this.sentinelSlots(template, params, sentinels), values);
-    const rows = await this.query(sql, filled, planOnce ? SCAN_PLANNED_ONCE : planForAnyValues ? SCAN_PLANNED_FOR_ANY : SCAN);
+    const rows = await this.readPage(className, this.findStatements(className, template)[0]!(), (form) => filledParams(form.params, this.sentinelSlots(form.params, sentinels), values));
     return rows.map((row) => toStoredObject(row));
   }
 
+  /**
+   * Reads a page with `statement`, or with its own-lists form where the class is not known to hold
+   * other read lists (CompiledSql.ownListsOnly); where that form finds such lists, the class is
+   * known to from then on and the page is read again in full. `paramsOf`: a form's parameters.
+   */
+  private async readPage(className: string, statement: CompiledSql, paramsOf: (form: CompiledSql) => readonly SqlParam[]): Promise<Row[]> {
+    const own = this.sharedLists.has(className) ? undefined : statement.ownListsOnly;
+    if (own) {
+      const rows = await this.query(own.sql, paramsOf(own), scanOptions(own));
+      if (!rows.some(isSharedListsMark)) return rows;
+      this.sharedLists.add(className);
+    }
+    return this.query(statement.sql, paramsOf(statement), scanOptions(statement));
+  }
+
+  /** The form of a page `readPage` would read first. */
+  private pageForm(className: string, statement: CompiledSql): CompiledSql {
+    return (!this.sharedLists.has(className) && statement.ownListsOnly) || statement;
+  }
+
   /** Which sentinel each parameter of a template's statement is (its index), if any. */
-  private sentinelSlots(template: FindQuery, params: readonly SqlParam[], sentinels: readonly number[]): readonly number[] {
-    let made = this.templateSlots.get(template);
+  private sentinelSlots(params: readonly SqlParam[], sentinels: readonly number[]): readonly number[] {
+    let made = this.templateSlots.get(params);
     if (made?.sentinels !== sentinels) {
       made = { sentinels, slots: params.map((param) => (typeof param === 'number' ? sentinels.indexOf(param) : -1)) };
-      this.templateSlots.set(template, made);
+      this.templateSlots.set(params, made);
     }
     return made.slots;
   }
@@ -315,7 +343,7 @@ export class SqlAppStore implements AppStore {
    */
   async explain(className: string, query: FindQuery | null, countWhere: WhereNode | null, hint?: IndexHint): Promise<unknown[]> {
     const counted = query && countWhere ? this.countedStatement(className, query, countWhere) : null;
-    const statements: CompiledSql[] = counted ? [counted] : query ? this.findStatements(className, query).map((statement) => statement()) : [];
+    const statements: CompiledSql[] = counted ? [counted] : query ? this.findStatements(className, query).map((statement) => this.pageForm(className, statement())) : [];
     if (countWhere && !counted) statements.push(this.countStatement(className, countWhere, query ? query.hint : hint));
     const plans: unknown[] = [];
     const driver = this.ns.driver;
@@ -405,7 +433,7 @@ export class SqlAppStore implements AppStore {
     if (driver instanceof UnitDriver) return driver.transaction(() => fn(this));
     let unit: UnitDriver | null = null;
     return driver
-      .transaction((tx) => fn(new SqlAppStore(new AppNamespace((unit = new UnitDriver(tx, driver)), schema), this.statistics, this.counts)))
+      .transaction((tx) => fn(new SqlAppStore(new AppNamespace((unit = new UnitDriver(tx, driver)), schema), this.statistics, this.counts, this.sharedLists)))
       .finally(() => {
         unit?.end();
         // Committed or rolled back: counts taken while the unit was open are forgotten.

@@ -149,3 +149,104 @@ eachBackend('pages read through the reader index', (target) => {
     assert.ok(!(await ids('second', { where: { score: { $gte: 30 } }, order: '-score', limit: 1000 })).includes(moved.id));
   });
 });
+
+eachBackend("pages of a class whose read lists are each one principal's", (target) => {
+  let app: AppClient;
+  let first: TestUser;
+  let second: TestUser;
+  const role = unique('Crew');
+
+  before(async () => {
+    app = await newUserApp(target);
+    first = await signUp(app);
+    second = await signUp(app);
+    const made = await app.post('/1/roles', { name: role, ACL: {}, users: { __op: 'AddRelation', objects: [{ __type: 'Pointer', className: '_User', objectId: first.objectId }] } }, MASTER);
+    assert.equal(made.status, 201, made.text);
+  });
+
+  const optionsOf = (caller: Caller): RequestOptions => (caller === 'first' ? as(first.sessionToken) : caller === 'second' ? as(second.sessionToken) : {});
+
+  /**
+   * A class of 48 objects with an index on score, each readable by one principal, none of them
+   * "*": the first user, the second, the role. Its objects (id, score, who may read) are kept
+   * up to date by the test through `add`, `remove` and `reread`.
+   */
+  const ownedClass = async () => {
+    const className = unique('Owned');
+    const created = await app.post(`/1/schemas/${className}`, { fields: { score: { type: 'Number' } }, indexes: { byScore: { score: -1 } } }, MASTER);
+    assert.equal(created.status, 201, created.text);
+    const owners = [
+      { acl: { [first.objectId]: { read: true } }, readers: ['first'] as const },
+      { acl: { [second.objectId]: { read: true } }, readers: ['second'] as const },
+      { acl: { [`role:${role}`]: { read: true } }, readers: ['first'] as const },
+    ];
+    const requests = Array.from({ length: 48 }, (_, i) => ({ method: 'POST', path: `/1/classes/${className}`, body: { score: (i * 7) % 40, ACL: owners[i % 3]!.acl } }));
+    const response = await app.post('/1/batch', { requests }, MASTER);
+    assert.equal(response.status, 200, response.text);
+    let objects: { id: string; score: number; readers: readonly Caller[] }[] = response.body.map((answer: { success: { objectId: string } }, i: number) => ({
+      id: answer.success.objectId,
+      score: (i * 7) % 40,
+      readers: owners[i % 3]!.readers,
+    }));
+    const expected = (caller: Caller): string[] =>
+      objects
+        .filter((object) => object.readers.includes(caller) && object.score >= 10)
+        .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .map((object) => object.id);
+    return {
+      expected,
+      /** Every caller's first two pages: exactly what the caller may read. */
+      assertPages: async (when: string) => {
+        for (const caller of ['first', 'second', 'anyone'] as const) {
+          const all = expected(caller);
+          for (const skip of [0, 6]) {
+            const response = await app.get(`/1/classes/${className}`, { ...optionsOf(caller), query: { where: { score: { $gte: 10 } }, order: '-score', limit: 6, skip } });
+            assert.equal(response.status, 200, response.text);
+            assert.deepEqual(response.body.results.map((object: { objectId: string }) => object.objectId), all.slice(skip, skip + 6), `${when}: ${caller}, skip ${skip}`);
+          }
+        }
+      },
+      add: async (score: number, ACL: Record<string, { read: true }>, readers: readonly Caller[]) => {
+        const response = await app.post(`/1/classes/${className}`, { score, ACL }, MASTER);
+        assert.equal(response.status, 201, response.text);
+        objects.push({ id: response.body.objectId, score, readers });
+        return response.body.objectId as string;
+      },
+      remove: async (id: string) => {
+        const response = await app.delete(`/1/classes/${className}/${id}`, MASTER);
+        assert.equal(response.status, 200, response.text);
+        objects = objects.filter((object) => object.id !== id);
+      },
+      reread: async (id: string, ACL: Record<string, { read: true }>, readers: readonly Caller[]) => {
+        const response = await app.put(`/1/classes/${className}/${id}`, { ACL }, MASTER);
+        assert.equal(response.status, 200, response.text);
+        objects = objects.map((object) => (object.id === id ? { ...object, readers } : object));
+      },
+    };
+  };
+
+  it('answers each reader its own objects, and at once the lists of "*" and of several readers that come after', async () => {
+    const owned = await ownedClass();
+    await owned.assertPages('lists of one principal');
+    await owned.assertPages('the same pages again');
+    // Each kind of list the class did not hold, first at the top of the pages, then within them.
+    const added = [
+      await owned.add(50, { '*': { read: true } }, ['first', 'second', 'anyone']),
+      await owned.add(51, { [first.objectId]: { read: true }, [second.objectId]: { read: true } }, ['first', 'second']),
+      await owned.add(52, { '*': { read: true }, [second.objectId]: { read: true } }, ['first', 'second', 'anyone']),
+      await owned.add(25.5, { [`role:${role}`]: { read: true }, [second.objectId]: { read: true } }, ['first', 'second']),
+    ];
+    await owned.assertPages('lists of "*" and of several readers added');
+    for (const id of added) await owned.remove(id);
+    await owned.assertPages('those lists removed');
+  });
+
+  it('finds at once a list of several readers that an update gives an object the class already holds', async () => {
+    const owned = await ownedClass();
+    await owned.assertPages('lists of one principal');
+    await owned.reread(owned.expected('second').at(-1)!, { [first.objectId]: { read: true }, [second.objectId]: { read: true } }, ['first', 'second']);
+    await owned.assertPages('an object shared by both users');
+    await owned.reread(owned.expected('first').at(-1)!, { '*': { read: true } }, ['first', 'second', 'anyone']);
+    await owned.assertPages('an object made public');
+  });
+});

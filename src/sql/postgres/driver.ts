@@ -184,7 +184,7 @@ export class PostgresDriver implements SqlDriver {
     const values = params as unknown[];
     if (options?.planPerRun) return { text, values };
     let name = this.names.get(text);
-    if (name === undefined && params.length > 0 && this.names.size < MAX_PREPARED && /^(SELECT|INSERT|UPDATE|DELETE|WITH)\b/.test(text)) {
+    if (name === undefined && params.length > 0 && this.names.size < MAX_PREPARED && /^\(?(SELECT|INSERT|UPDATE|DELETE|WITH)\b/.test(text)) {
       name = `basalt_${this.names.size}`;
       this.names.set(text, name);
     }
