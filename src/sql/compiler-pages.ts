@@ -78,8 +78,8 @@ export abstract class PageCompiler extends WhereCompiler {
    * first: most of its entries may fail the test); a page past a skip picks its ids from the
    * index alone, then reads only their rows, by primary key, as `lateRowReads` pages do.
    * Many classes hold no list but lists of one principal besides "*" (each object its owner's):
-   * there the arms of "*" and of '' read nothing, yet planning-free as they are, starting and
-   * ending them cost PostgreSQL a third of the page. So the page also comes in a form with only
+   * there the arms of "*" and of '' read nothing, yet starting and ending them was a quarter of
+   * PostgreSQL's work for the page. So the page also comes in a form with only
    * the caller's own principals' arms (`ownListsOnly`), which answers one more row, all NULL, where
    * the class holds any entry of the keys "*" or '' (a check of the reader index in the page's own
    * snapshot, cheaper than the two arms); the store then reads the page again in the full form
