@@ -116,7 +116,8 @@ export abstract class PageCompiler extends WhereCompiler {
       const skip = params.add(query.skip);
       const rows = `(${limit}::int8 + ${skip}::int8)`;
       const own = shared ? principals : principals.filter((principal) => principal !== '*');
-      const arms = own.map((principal) => `(SELECT ${columns} FROM ${from} WHERE ${key} = ${params.add(principal)}::text AND ${rest} ORDER BY ${order} LIMIT ${rows})`);
+      const principalsAt = own.map((principal) => params.add(principal));
+      const arms = principalsAt.map((at) => `(SELECT ${columns} FROM ${from} WHERE ${key} = ${at}::text AND ${rest} ORDER BY ${order} LIMIT ${rows})`);
       if (shared) {
         const sharedIds = `SELECT ${idsFirst ? columns : '"objectId"'} FROM ${from} WHERE ${key} = '' AND ${where} ORDER BY ${order} LIMIT ${rows}`;
         arms.push(idsFirst ? `(${sharedIds})` : `(SELECT ${columns} FROM ${from} WHERE "objectId" = ANY(ARRAY(${sharedIds})) ORDER BY ${order})`);
@@ -124,7 +125,10 @@ export abstract class PageCompiler extends WhereCompiler {
       const merged = `FROM (${arms.join(' UNION ALL ')}) AS "_r" ORDER BY ${order} LIMIT ${limit} OFFSET ${skip}`;
       const page = idsFirst
         ? `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} FROM ${from} WHERE "objectId" = ANY(ARRAY(SELECT "objectId" ${merged})) ORDER BY ${order}`
-        : `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} ${merged}`;
+        : arms.length === 1
+          ? // One arm (a user in no role, of own lists) is the page itself, with no merge around it.
+            `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} FROM ${from} WHERE ${key} = ${principalsAt[0]}::text AND ${rest} ORDER BY ${order} LIMIT ${limit} OFFSET ${skip}`
+          : `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} ${merged}`;
       // The check is one read of the reader index from its first entry: in any collation '' and "*"
       // are at most "*" (in byte order, besides them, only keys starting with a character before
       // "*", which then read the page in full: slower, never wrong). Asking for each key by name

@@ -180,15 +180,23 @@ it("on PostgreSQL a user's page of a range of the column leading a schema index 
   // Where the class holds no list but lists of one principal besides "*": the caller's own arms,
   // and a row of NULLs where the reader index has any entry of '' or "*".
   const own = first.ownListsOnly!;
-  const ownArm = (placeholder: string) => arm('$P').replaceAll('$4', '$2').replaceAll('$5', '$3').replace('$P', placeholder);
+  const check = `UNION ALL SELECT NULL, NULL, NULL, NULL WHERE EXISTS (SELECT 1 FROM "Item" WHERE ${key} <= '*')`;
+  // One arm is the page itself.
   assert.equal(
     own.sql,
-    `(SELECT "objectId", "createdAt", "updatedAt", "data"::text AS "data" FROM (${ownArm('$4')}) AS "_r" ORDER BY ${order} LIMIT $2 OFFSET $3) ` +
-      `UNION ALL SELECT NULL, NULL, NULL, NULL WHERE EXISTS (SELECT 1 FROM "Item" WHERE ${key} <= '*')`,
+    `(SELECT "objectId", "createdAt", "updatedAt", "data"::text AS "data" FROM "Item" WHERE ${key} = $4::text AND "f.score" >= $1 ORDER BY ${order} LIMIT $2 OFFSET $3) ${check}`,
   );
   assert.deepEqual(own.params, [10, 20, 0, 'u1']);
   assert.equal(own.planForAnyValues, true);
   assert.equal(own.ownListsOnly, undefined);
+  // Several are merged, as in the full form.
+  const inRoles = postgresDialect.select(table, 'Item', ranged(['*', 'u1', 'role:r']));
+  const ownArm = (placeholder: string) => arm('$P').replaceAll('$4', '$2').replaceAll('$5', '$3').replace('$P', placeholder);
+  assert.equal(
+    inRoles.ownListsOnly!.sql,
+    `(SELECT "objectId", "createdAt", "updatedAt", "data"::text AS "data" FROM (${ownArm('$4')} UNION ALL ${ownArm('$5')}) AS "_r" ORDER BY ${order} LIMIT $2 OFFSET $3) ${check}`,
+  );
+  assert.deepEqual(inRoles.ownListsOnly!.params, [10, 20, 0, 'u1', 'role:r']);
   // Past a skip: ids from the index alone, then only the page's rows, by primary key.
   const later = postgresDialect.select(table, 'Item', ranged(['*', 'u1'], 40));
   assert.match(later.sql, /^SELECT "objectId", "createdAt", "updatedAt", "data"::text AS "data" FROM "Item" WHERE "objectId" = ANY\(ARRAY\(SELECT "objectId" FROM \(\(SELECT "objectId", "f\.score" FROM "Item" WHERE /);
