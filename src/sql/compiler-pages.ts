@@ -129,12 +129,13 @@ export abstract class PageCompiler extends WhereCompiler {
           ? // One arm (a user in no role, of own lists) is the page itself, with no merge around it.
             `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} FROM ${from} WHERE ${key} = ${principalsAt[0]}::text AND ${rest} ORDER BY ${order} LIMIT ${limit} OFFSET ${skip}`
           : `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} ${merged}`;
-      // The check reads the reader index's first entry: its key is at most "*" where the class
-      // holds '' or "*" (in byte order, besides them, only keys starting with a character before
-      // "*", which then read the page in full: slower, never wrong). As min() it is read from the
-      // index whatever the table's statistics say; as EXISTS, a table not yet analyzed was
-      // walked whole. Asking for the two keys by name made two descents, half again the cost.
-      const sql = shared ? page : `(${page}) UNION ALL SELECT NULL, NULL, NULL, NULL WHERE (SELECT min(${key}) FROM ${from}) <= '*'`;
+      // The check reads the reader index from its first entry: '' and "*" are at most "*" in any
+      // collation (in byte order, besides them, only keys starting with a character before "*",
+      // which then read the page in full: slower, never wrong). Asked as the first such key in the
+      // index's order, it is read from the index whatever the table's statistics say; as EXISTS,
+      // a table not yet analyzed was walked whole. Asking for the two keys by name made two
+      // descents, half again the cost.
+      const sql = shared ? page : `(${page}) UNION ALL SELECT NULL, NULL, NULL, NULL WHERE (SELECT ${key} FROM ${from} WHERE ${key} <= '*' ORDER BY ${key} LIMIT 1) IS NOT NULL`;
       return { sql, params: params.values, ...(onlyTheOrderedRange(query.where, query.order) ? { planForAnyValues: true } : {}) };
     };
     return { ...statement(true), ownListsOnly: statement(false) };
