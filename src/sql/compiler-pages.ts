@@ -79,11 +79,11 @@ export abstract class PageCompiler extends WhereCompiler {
    * index alone, then reads only their rows, by primary key, as `lateRowReads` pages do.
    * Many classes hold no list but lists of one principal besides "*" (each object its owner's):
    * there the arms of "*" and of '' read nothing, yet starting and ending them was a quarter of
-   * PostgreSQL's work for the page. So the page also comes in a form with only
-   * the caller's own principals' arms (`ownListsOnly`), which answers one more row, all NULL, where
-   * the class holds any entry of the keys "*" or '' (a check of the reader index in the page's own
-   * snapshot, cheaper than the two arms); the store then reads the page again in the full form
-   * and uses that form for the class from then on (storage/sql-store.ts, `readPage`).
+   * PostgreSQL's work for the page. So the page also comes in a form with only the caller's own
+   * principals' arms (`ownListsOnly`), which answers one more row, all NULL, where the class holds
+   * any entry of the keys "*" or '' (a check of the reader index in the page's own snapshot,
+   * cheaper than the two arms); the store then reads the page again in the full form and uses
+   * that form for the class from then on (storage/sql-store.ts, `readPage`).
    * Null where the plain statement serves: no reader key, no such order or range, a hint, or more
    * principals than MAX_READER_ARMS.
    */

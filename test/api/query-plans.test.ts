@@ -83,6 +83,16 @@ async function settledCounts(app: AppClient, table: PostgresClass, fragment: str
   return { score, rperm: await table.counts('_rperm') };
 }
 
+/** Fills the class with one object in ten the user's alone, the rest someone else's alone. */
+async function fillTenthsOf(table: PostgresClass, userId: string, analyze = true): Promise<void> {
+  const userSql = `'${userId}'`;
+  await table.fill(
+    `CASE WHEN i % 10 = 0 THEN ARRAY[${userSql}] ELSE ARRAY['someoneElse'] END`,
+    `jsonb_build_object(CASE WHEN i % 10 = 0 THEN ${userSql} ELSE 'someoneElse' END, jsonb_build_object('read', true))`,
+    analyze,
+  );
+}
+
 async function scoredClass(app: AppClient): Promise<string> {
   const className = unique('Scored');
   const created = await app.post(`/1/schemas/${className}`, { fields: { score: { type: 'Number' } }, indexes: { byScore: { score: -1 } } }, MASTER);
@@ -110,11 +120,7 @@ describe('read permission in PostgreSQL plans', () => {
     const className = await scoredClass(app);
     const table = await PostgresClass.open(className);
     try {
-      const userSql = `'${user.objectId}'`;
-      await table.fill(
-        `CASE WHEN i % 10 = 0 THEN ARRAY[${userSql}] ELSE ARRAY['someoneElse'] END`,
-        `jsonb_build_object(CASE WHEN i % 10 = 0 THEN ${userSql} ELSE 'someoneElse' END, jsonb_build_object('read', true))`,
-      );
+      await fillTenthsOf(table, user.objectId);
       const expected = Array.from({ length: ROWS }, (_, i) => i)
         .filter((i) => i % 10 === 0 && scoreOf(i) >= FROM_SCORE)
         .sort((a, b) => scoreOf(b) - scoreOf(a))
@@ -150,12 +156,7 @@ describe('read permission in PostgreSQL plans', () => {
     const className = await scoredClass(app);
     const table = await PostgresClass.open(className);
     try {
-      const userSql = `'${user.objectId}'`;
-      await table.fill(
-        `CASE WHEN i % 10 = 0 THEN ARRAY[${userSql}] ELSE ARRAY['someoneElse'] END`,
-        `jsonb_build_object(CASE WHEN i % 10 = 0 THEN ${userSql} ELSE 'someoneElse' END, jsonb_build_object('read', true))`,
-        false,
-      );
+      await fillTenthsOf(table, user.objectId, false);
       const query = { where: { score: { $gte: FROM_SCORE } }, order: '-score', limit: PAGE, keys: 'score' };
       const before_ = await table.counts('rdr:byScore');
       const runs = 8;

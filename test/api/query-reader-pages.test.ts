@@ -2,6 +2,7 @@ import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { unique, type AppClient, type RequestOptions } from '../helpers/client.ts';
 import { eachBackend } from '../helpers/each-backend.ts';
+import type { Target } from '../helpers/targets.ts';
 import { as, newUserApp, signUp, type TestUser } from '../helpers/users.ts';
 
 /**
@@ -31,6 +32,16 @@ const READABLE: Record<(typeof KINDS)[number], readonly Caller[]> = {
   'public and first': ['first', 'second', 'anyone'],
   nobody: [],
 };
+
+/** A new app with two users, the first of them in a new role named `role`. */
+async function twoUsersAndRole(target: Target, role: string): Promise<{ app: AppClient; first: TestUser; second: TestUser }> {
+  const app = await newUserApp(target);
+  const first = await signUp(app);
+  const second = await signUp(app);
+  const made = await app.post('/1/roles', { name: role, ACL: {}, users: { __op: 'AddRelation', objects: [{ __type: 'Pointer', className: '_User', objectId: first.objectId }] } }, MASTER);
+  assert.equal(made.status, 201, made.text);
+  return { app, first, second };
+}
 
 interface Seeded {
   readonly id: string;
@@ -66,11 +77,7 @@ eachBackend('pages read through the reader index', (target) => {
   };
 
   before(async () => {
-    app = await newUserApp(target);
-    first = await signUp(app);
-    second = await signUp(app);
-    const made = await app.post('/1/roles', { name: role, ACL: {}, users: { __op: 'AddRelation', objects: [{ __type: 'Pointer', className: '_User', objectId: first.objectId }] } }, MASTER);
-    assert.equal(made.status, 201, made.text);
+    ({ app, first, second } = await twoUsersAndRole(target, role));
     const created = await app.post(`/1/schemas/${className}`, { fields: { score: { type: 'Number' }, tag: { type: 'String' } }, indexes: { byScore: { score: -1 } } }, MASTER);
     assert.equal(created.status, 201, created.text);
     for (let start = 0; start < OBJECTS; start += 50) {
@@ -157,11 +164,7 @@ eachBackend("pages of a class whose read lists are each one principal's", (targe
   const role = unique('Crew');
 
   before(async () => {
-    app = await newUserApp(target);
-    first = await signUp(app);
-    second = await signUp(app);
-    const made = await app.post('/1/roles', { name: role, ACL: {}, users: { __op: 'AddRelation', objects: [{ __type: 'Pointer', className: '_User', objectId: first.objectId }] } }, MASTER);
-    assert.equal(made.status, 201, made.text);
+    ({ app, first, second } = await twoUsersAndRole(target, role));
   });
 
   const optionsOf = (caller: Caller): RequestOptions => (caller === 'first' ? as(first.sessionToken) : caller === 'second' ? as(second.sessionToken) : {});
