@@ -217,8 +217,8 @@ export class SqlAppStore implements AppStore {
    * known to from then on and the page is read again in full. `paramsOf`: a form's parameters.
    */
   private async readPage(className: string, statement: CompiledSql, paramsOf: (form: CompiledSql) => readonly SqlParam[]): Promise<Row[]> {
-    const own = this.sharedLists.has(className) ? undefined : statement.ownListsOnly;
-    if (own) {
+    const own = this.pageForm(className, statement);
+    if (own !== statement) {
       const rows = await this.query(own.sql, paramsOf(own), scanOptions(own));
       if (!rows.some(isSharedListsMark)) return rows;
       this.sharedLists.add(className);
