@@ -1,5 +1,6 @@
 import type { StoredObject } from '../storage/port.ts';
 import { encodedData } from '../storage/stored-row.ts';
+import { jsonString } from '../encoding/json-string.ts';
 import type { ClassSchema } from '../schema/types.ts';
 import { shieldOf } from '../auth/clp.ts';
 import type { RequestContext } from './context.ts';
@@ -39,7 +40,7 @@ export function encodeObject(ctx: RequestContext, schema: ClassSchema, object: S
   if (text === undefined || text.includes('"File"')) return JSON.stringify(renderObject(ctx, schema, object));
   let tail = '';
   for (const [field, targetClass] of relationsOf(schema)) tail += `${JSON.stringify(field)}:${JSON.stringify({ __type: 'Relation', className: targetClass })},`;
-  tail += `"objectId":${JSON.stringify(object.objectId)},"createdAt":${JSON.stringify(object.createdAt)},"updatedAt":${JSON.stringify(object.updatedAt)}}`;
+  tail += `"objectId":${jsonString(object.objectId)},"createdAt":${jsonString(object.createdAt)},"updatedAt":${jsonString(object.updatedAt)}}`;
   return text === '{}' ? `{${tail}` : `${text.slice(0, -1)},${tail}`;
 }
 
