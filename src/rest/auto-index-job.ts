@@ -5,6 +5,7 @@ import { textIndexField } from '../schema/indexes.ts';
 import { DEFAULT_FIELDS, type ClassSchema } from '../schema/types.ts';
 import { autoIndexesAllowed, autoIndexName, automaticIndexes, type AutoIndexRequest } from './auto-index.ts';
 import { indexKeys } from './schemas.ts';
+import { whileIndexing } from './scan-gate.ts';
 
 /**
  * The `autoIndex` job (enqueued by auto-index.ts): builds the index a class's scans asked for,
@@ -36,18 +37,21 @@ export function autoIndexJob(backend: Pick<Backend, 'exclusiveIfFree'>, maxPerCl
         }
         const started = Date.now();
         const type = fieldOf(schema!.fields, field);
-        const columns = await app.schemas.store.buildIndexOnline(className, name, indexKeys(field, type, direction === -1));
-        const createdAt = new Date().toISOString();
-        await app.schemas.change(
-          className,
-          (current) => {
-            // The class or the field went while the index was built: the index went with them.
-            if (!current || !hasField(current.fields, field) || Object.hasOwn(current.indexes, name)) return current;
-            return { ...current, indexes: { ...current.indexes, [name]: { [field]: direction } }, autoIndexes: { ...current.autoIndexes, [name]: { createdAt } } };
-          },
-          // Only now do queries read the columns: they hold every row's reading, and the index is valid.
-          () => (columns ? [{ kind: 'recordIndex', name, columns }] : []),
-        );
+        // The class's scans go one at a time until the schema lists the index (scan-gate.ts).
+        await whileIndexing(app.record.applicationId, className, async () => {
+          const columns = await app.schemas.store.buildIndexOnline(className, name, indexKeys(field, type, direction === -1));
+          const createdAt = new Date().toISOString();
+          await app.schemas.change(
+            className,
+            (current) => {
+              // The class or the field went while the index was built: the index went with them.
+              if (!current || !hasField(current.fields, field) || Object.hasOwn(current.indexes, name)) return current;
+              return { ...current, indexes: { ...current.indexes, [name]: { [field]: direction } }, autoIndexes: { ...current.autoIndexes, [name]: { createdAt } } };
+            },
+            // Only now do queries read the columns: they hold every row's reading, and the index is valid.
+            () => (columns ? [{ kind: 'recordIndex', name, columns }] : []),
+          );
+        });
         log.warn({ applicationId: app.record.applicationId, className, index: name, keys: { [field]: direction }, ms: Date.now() - started }, `Created the automatic index ${name} on ${className} for queries that kept scanning it.`);
       });
       // Another process is building an index of the class: the retry finds what it made.

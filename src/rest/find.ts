@@ -11,6 +11,7 @@ import { ok, principals, type RequestContext, type Result } from './context.ts';
 import { parseShape, shapeResults } from './shape.ts';
 import { encodeResults, sendableAsStored } from './encoded.ts';
 import { takeCountQuery, withRegexSlot } from './limits.ts';
+import { indexing, scanTurn } from './scan-gate.ts';
 import { assertGenericClass } from './class-access.ts';
 import { noteScan } from './scan-log.ts';
 import { guardReadsObjects, keepSecured, keepText, plannedText, securedKey, textKey, type PlannedText, type SecuredQuery } from './query-plans.ts';
@@ -145,7 +146,18 @@ async function answerQuery(ctx: RequestContext, className: string, params: FindP
     if (!statements && like) return { objects: await ctx.app.store.findLike(className, like.find, template!.sentinels, planned.numbers!) };
     return { objects: find ? await ctx.app.store.find(className, find) : [] };
   };
-  const { objects, count } = parsed.regex ? await withRegexSlot(ctx, run) : await run();
+  // A scan waits its turn while the class's automatic index is built, and is planned again if
+  // the index was finished meanwhile (scan-gate.ts).
+  const appId = ctx.app.record.applicationId;
+  const turn = !planned.served && indexing(appId, className) ? await scanTurn(appId, className) : null;
+  if (turn === 'built') return answerQuery(ctx, className, params, scope);
+  let read: { objects: StoredObject[]; count?: number };
+  try {
+    read = parsed.regex ? await withRegexSlot(ctx, run) : await run();
+  } finally {
+    turn?.end();
+  }
+  const { objects, count } = read;
   if (sendableAsStored(ctx, schema, shape)) return ok(encodeResults(ctx, schema, objects, count));
   const results = await shapeResults(ctx, schema, objects, shape);
   hideProtected(ctx.auth, schema, objects, results);
