@@ -230,6 +230,30 @@ for (const { backend } of targets()) {
       }
     });
 
+    it('queries asked while the index is built, some made to wait their turn, each answer exactly what the class holds', async () => {
+      const cls = unique('Busy');
+      await seed(app, cls, { score: 'Number', a: 'String', b: 'Number', c: 'String', rare: 'Boolean' }, 1500);
+      // Every object, read in objectId order (no scan of `score` to count); each page is then
+      // worked out here: score descending, then objectId in byte order, as the server sorts.
+      const halves = await Promise.all([0, 1000].map((skip) => find(app, cls, { order: 'objectId', limit: 1000, skip, keys: 'score' })));
+      const all = halves.flat().map((object) => ({ id: object.objectId as string, score: object.score as number }));
+      assert.equal(all.length, 1500);
+      all.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+      const expected = (bound: number) => all.filter((object) => object.score >= bound).slice(0, 20).map((object) => object.id);
+      const page = async (bound: number) => (await find(app, cls, { where: { score: { $gte: bound } }, order: '-score', limit: 20, keys: 'score' })).map((object) => object.objectId);
+      // Waves of queries at once from before the threshold until the index is listed, and one after.
+      let listed = false;
+      for (let wave = 0; wave < 200 && !listed; wave++) {
+        const bounds = Array.from({ length: 12 }, (_, i) => (wave * 7 + i * 13) % 101);
+        const answers = await Promise.all(bounds.map(page));
+        bounds.forEach((bound, i) => assert.deepEqual(answers[i], expected(bound), `score >= ${bound} in wave ${wave}`));
+        listed = Object.hasOwn((await schemaOf(app, cls)).indexes, 'auto_score');
+      }
+      assert.ok(listed, 'the automatic index was made');
+      const bounds = [0, 50, 99, 100];
+      assert.deepEqual(await Promise.all(bounds.map(page)), bounds.map(expected), 'and read through it');
+    });
+
     it('never more than the set number per class; the scans of the field left out stay listed', async () => {
       const cls = unique('Capped');
       await seed(app, cls, { score: 'Number', a: 'String', b: 'Number', c: 'String', rare: 'Boolean' }, ROWS);
