@@ -11,7 +11,7 @@ import { ok, principals, type RequestContext, type Result } from './context.ts';
 import { parseShape, shapeResults } from './shape.ts';
 import { encodeResults, sendableAsStored } from './encoded.ts';
 import { takeCountQuery, withRegexSlot } from './limits.ts';
-import { indexing, scanTurn } from './scan-gate.ts';
+import { scanTurn } from './scan-gate.ts';
 import { assertGenericClass } from './class-access.ts';
 import { noteScan } from './scan-log.ts';
 import { guardReadsObjects, keepSecured, keepText, plannedText, securedKey, textKey, type PlannedText, type SecuredQuery } from './query-plans.ts';
@@ -148,8 +148,8 @@ async function answerQuery(ctx: RequestContext, className: string, params: FindP
   };
   // A scan waits its turn while the class's automatic index is built, and is planned again if
   // the index was finished meanwhile (scan-gate.ts).
-  const appId = ctx.app.record.applicationId;
-  const turn = !planned.served && indexing(appId, className) ? await scanTurn(appId, className) : null;
+  const waiting = planned.served ? null : scanTurn(ctx.app.record.applicationId, className);
+  const turn = waiting && (await waiting);
   if (turn === 'built') return answerQuery(ctx, className, params, scope);
   let read: { objects: StoredObject[]; count?: number };
   try {

@@ -9,7 +9,6 @@
  * served by the index. Only this process's scans wait: another process's build is not known here.
  */
 interface Building {
-  depth: number;
   /** The end of the last scan let in: the next one starts after it. */
   tail: Promise<void>;
 }
@@ -18,23 +17,19 @@ const building = new Map<string, Building>();
 const keyOf = (applicationId: string, className: string) => `${applicationId}\u0000${className}`;
 const nothing = () => undefined;
 
-/** Runs `build` with the class's scans taken one at a time until it ends. */
+/**
+ * Runs `build` with the class's scans taken one at a time until it ends. One build of a class
+ * runs at a time: the job holds the class's lock across processes (auto-index-job.ts).
+ */
 export async function whileIndexing<T>(applicationId: string, className: string, build: () => Promise<T>): Promise<T> {
   const key = keyOf(applicationId, className);
-  let entry = building.get(key);
-  if (!entry) building.set(key, (entry = { depth: 0, tail: Promise.resolve() }));
-  entry.depth += 1;
+  const entry: Building = { tail: Promise.resolve() };
+  building.set(key, entry);
   try {
     return await build();
   } finally {
-    entry.depth -= 1;
-    if (entry.depth === 0) building.delete(key);
+    if (building.get(key) === entry) building.delete(key);
   }
-}
-
-/** Whether this process is building an automatic index of the class (scans then call scanTurn). */
-export function indexing(applicationId: string, className: string): boolean {
-  return building.has(keyOf(applicationId, className));
 }
 
 /** A scan's turn: `end` once it has read. */
@@ -43,22 +38,22 @@ export interface ScanTurn {
 }
 
 /**
- * Waits for a scan's turn while the class's automatic index is built: null at once when none is;
- * 'built' when the index was finished while the scan waited (the query is then planned again,
- * and the index serves it: the scans queued behind the build would otherwise each still read
- * the whole table, one at a time); else the turn, which the caller ends after its read.
+ * A scan's wait for its turn while the class's automatic index is built: null, with nothing to
+ * wait for, when none is. It resolves 'built' when the index was finished while the scan waited
+ * (the query is then planned again, and the index serves it: the scans queued behind the build
+ * would otherwise each still read the whole table, one at a time), else the turn, which the
+ * caller ends after its read.
  */
-export async function scanTurn(applicationId: string, className: string): Promise<ScanTurn | 'built' | null> {
+export function scanTurn(applicationId: string, className: string): Promise<ScanTurn | 'built'> | null {
   const key = keyOf(applicationId, className);
   const entry = building.get(key);
   if (!entry) return null;
   const before = entry.tail;
   let end = nothing as () => void;
   entry.tail = new Promise<void>((resolve) => (end = resolve));
-  await before;
-  if (building.get(key) !== entry) {
+  return before.then(() => {
+    if (building.get(key) === entry) return { end };
     end();
-    return 'built';
-  }
-  return { end };
+    return 'built' as const;
+  });
 }
