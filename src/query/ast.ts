@@ -12,7 +12,17 @@
  */
 export type FieldRef =
   | { readonly kind: 'column'; readonly column: 'objectId' | 'createdAt' | 'updatedAt' }
-  | { readonly kind: 'doc'; readonly path: readonly string[]; readonly untyped?: true; readonly stored?: StoredReading };
+  | {
+      readonly kind: 'doc';
+      readonly path: readonly string[];
+      readonly untyped?: true;
+      readonly stored?: StoredReading;
+      /**
+       * The field leads a schema index that has a reader index beside it (sql/compiler-pages.ts,
+       * `readerPage`).
+       */
+      readonly leadsReaderIndex?: true;
+    };
 
 /**
  * The class table also keeps the field's reading as `as` in a column of its own (`column`),
@@ -26,11 +36,6 @@ export interface StoredReading {
    * the column may test that instead of the permission list (sql/compiler.ts).
    */
   readonly publicColumn?: true;
-  /**
-   * The column leads a schema index over stored columns that has a reader index beside it
-   * (sql/compiler-pages.ts, `readerPage`).
-   */
-  readonly leadsIndex?: true;
 }
 
 /** How a value is compared: the SQL type the field is read as. */

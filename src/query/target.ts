@@ -2,7 +2,7 @@ import { Errors } from '../errors/index.ts';
 import { isPlainObject, normalizeIso } from '../encoding/values.ts';
 import type { ClassSchema, FieldType } from '../schema/types.ts';
 import type { FieldRef, Scalar, StoredReading, SubQuery, ValueKind, WhereNode } from './ast.ts';
-import { storedReading } from '../schema/indexes.ts';
+import { leadsReaderIndex, storedReading } from '../schema/indexes.ts';
 import { fieldAccess } from './fields.ts';
 import { quote } from '../errors/quote.ts';
 
@@ -22,6 +22,8 @@ export interface Target {
   readonly known: boolean;
   /** The column the class keeps the top-level field's reading in, if it has one (schema/indexes.ts). */
   readonly stored: StoredReading | null;
+  /** The top-level field leads an index with a reader index beside it (schema/indexes.ts). */
+  readonly leadsReaderIndex: boolean;
 }
 
 export function resolveTarget(key: string, schema: ClassSchema | null): Target {
@@ -34,7 +36,7 @@ export function resolveTarget(key: string, schema: ClassSchema | null): Target {
   // Own fields only: "constructor" or "toString" are field names like any other, not inherited methods.
   const type = builtIn || !schema || !Object.hasOwn(schema.fields, name) ? undefined : schema.fields[name];
   const stored = type && schema?.storedIndexes ? readingOf(name, type, schema) : null;
-  return { className: schema?.className ?? null, name, type, subPath: segments.slice(1), known: builtIn || type !== undefined, stored };
+  return { className: schema?.className ?? null, name, type, subPath: segments.slice(1), known: builtIn || type !== undefined, stored, leadsReaderIndex: type !== undefined && leadsReaderIndex(schema, name) };
 }
 
 function readingOf(name: string, type: FieldType, schema: ClassSchema): StoredReading | null {
@@ -44,7 +46,11 @@ function readingOf(name: string, type: FieldType, schema: ClassSchema): StoredRe
 
 export function access(target: Target): { field: FieldRef; as: ValueKind | 'json' } {
   const base = fieldAccess(target.name, target.type);
-  if (target.subPath.length === 0) return target.stored && base.field.kind === 'doc' ? { field: { ...base.field, stored: target.stored }, as: base.as } : base;
+  if (target.subPath.length === 0) {
+    if (base.field.kind !== 'doc' || (!target.stored && !target.leadsReaderIndex)) return base;
+    const field = { ...base.field, ...(target.stored ? { stored: target.stored } : {}), ...(target.leadsReaderIndex ? { leadsReaderIndex: true as const } : {}) };
+    return { field, as: base.as };
+  }
   return { field: { kind: 'doc', path: [target.name, ...target.subPath], untyped: true }, as: 'json' };
 }
 

@@ -39,7 +39,7 @@ export function autoIndexJob(backend: Pick<Backend, 'exclusiveIfFree'>, maxPerCl
         const type = fieldOf(schema!.fields, field);
         // The class's scans go one at a time until the schema lists the index (scan-gate.ts).
         await whileIndexing(app.record.applicationId, className, async () => {
-          const columns = await app.schemas.store.buildIndexOnline(className, name, indexKeys(field, type, direction === -1));
+          const built = await app.schemas.store.buildIndexOnline(className, name, indexKeys(field, type, direction === -1));
           const createdAt = new Date().toISOString();
           await app.schemas.change(
             className,
@@ -49,7 +49,7 @@ export function autoIndexJob(backend: Pick<Backend, 'exclusiveIfFree'>, maxPerCl
               return { ...current, indexes: { ...current.indexes, [name]: { [field]: direction } }, autoIndexes: { ...current.autoIndexes, [name]: { createdAt } } };
             },
             // Only now do queries read the columns: they hold every row's reading, and the index is valid.
-            () => (columns ? [{ kind: 'recordIndex', name, columns }] : []),
+            () => (built.columns || built.reader ? [{ kind: 'recordIndex', name, columns: built.columns, reader: built.reader }] : []),
           );
         });
         log.warn({ applicationId: app.record.applicationId, className, index: name, keys: { [field]: direction }, ms: Date.now() - started }, `Created the automatic index ${name} on ${className} for queries that kept scanning it.`);

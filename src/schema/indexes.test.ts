@@ -1,7 +1,7 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ClassSchema } from './types.ts';
-import { storedReading } from './indexes.ts';
+import { leadsReaderIndex, storedReading } from './indexes.ts';
 
 const base: ClassSchema = {
   className: 'Item',
@@ -18,14 +18,28 @@ const base: ClassSchema = {
   publicColumn: true,
 };
 
-it('a stored column leads an index only where that index has a reader index on record', () => {
+it('a stored column is read for its path and type only', () => {
+  assert.deepEqual(storedReading(base, ['score'], 'number'), { column: 'f.score', as: 'number', publicColumn: true });
+  assert.deepEqual(storedReading(base, ['name'], 'text'), { column: 'f.name', as: 'text', publicColumn: true });
+  assert.equal(storedReading(base, ['score'], 'text'), null);
+  assert.equal(storedReading(base, ['score'], 'json'), null);
+  assert.equal(storedReading({ ...base, storedIndexes: undefined }, ['score'], 'number'), null);
+});
+
+it('a field leads a reader index only as the first key of an index that has one on record', () => {
   const withReaders: ClassSchema = { ...base, readerIndexes: ['byScore', 'byNameScore'] };
-  assert.deepEqual(storedReading(withReaders, ['score'], 'number'), { column: 'f.score', as: 'number', publicColumn: true, leadsIndex: true });
-  assert.deepEqual(storedReading(withReaders, ['name'], 'text'), { column: 'f.name', as: 'text', publicColumn: true, leadsIndex: true });
+  assert.equal(leadsReaderIndex(withReaders, 'score'), true);
+  assert.equal(leadsReaderIndex(withReaders, 'name'), true);
   // byScore made by a process that keeps no reader indexes: score leads no index with one, though it
   // is the second key of one that has.
   const older: ClassSchema = { ...base, readerIndexes: ['byNameScore'] };
-  assert.deepEqual(storedReading(older, ['score'], 'number'), { column: 'f.score', as: 'number', publicColumn: true });
-  assert.deepEqual(storedReading({ ...base }, ['name'], 'text'), { column: 'f.name', as: 'text', publicColumn: true });
-  assert.equal(storedReading(withReaders, ['score'], 'text'), null);
+  assert.equal(leadsReaderIndex(older, 'score'), false);
+  assert.equal(leadsReaderIndex(older, 'name'), true);
+  assert.equal(leadsReaderIndex(base, 'name'), false);
+  assert.equal(leadsReaderIndex(null, 'name'), false);
+  // SQLite's reader indexes stand beside indexes over expressions: no stored column needed.
+  const expressions: ClassSchema = { ...base, storedIndexes: undefined, publicColumn: undefined, readerIndexes: ['byScore'] };
+  assert.equal(leadsReaderIndex(expressions, 'score'), true);
+  // A name on record whose index went since reads as no index.
+  assert.equal(leadsReaderIndex({ ...base, readerIndexes: ['gone'] }, 'score'), false);
 });

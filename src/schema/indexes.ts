@@ -40,15 +40,29 @@ export function storedReading(schema: ClassSchema | null, path: readonly string[
   if (!byPath) {
     const map = new Map<string, StoredReading>();
     const publicColumn = schema.publicColumn ? { publicColumn: true as const } : {};
-    // The column leads an index whose reader index exists.
-    const readers = new Set(schema.readerIndexes ?? []);
-    const leading = new Set(Object.entries(stored).filter(([name]) => readers.has(name)).map(([, columns]) => columns[0]?.column));
     for (const columns of Object.values(stored)) {
-      for (const { path: at, as: kind, column } of columns) map.set(readingKey(at, kind), { column, as: kind, ...publicColumn, ...(leading.has(column) ? { leadsIndex: true as const } : {}) });
+      for (const { path: at, as: kind, column } of columns) map.set(readingKey(at, kind), { column, as: kind, ...publicColumn });
     }
     storedBySchema.set(schema, (byPath = map));
   }
   return byPath.get(readingKey(path, as)) ?? null;
+}
+
+const readerLedBySchema = new WeakMap<ClassSchema, ReadonlySet<string>>();
+
+/**
+ * Whether the top-level field `name` is the first key of an index the schema records a reader
+ * index beside (`readerIndexes`; sql/compiler-pages.ts, `readerPage`).
+ */
+export function leadsReaderIndex(schema: ClassSchema | null, name: string): boolean {
+  const readers = schema?.readerIndexes;
+  if (!schema || !readers?.length) return false;
+  let led = readerLedBySchema.get(schema);
+  if (!led) {
+    led = new Set(readers.map((index) => Object.keys(schema.indexes[index] ?? {})[0]).filter((field): field is string => field !== undefined));
+    readerLedBySchema.set(schema, led);
+  }
+  return led.has(name);
 }
 
 function readingKey(path: readonly string[], as: ValueKind): string {

@@ -26,20 +26,28 @@ export interface SchemaStore {
    * columns a trigger keeps (added and filled first, without rewriting the table) with CREATE
    * INDEX CONCURRENTLY, outside any transaction; the leftover of a failed build is dropped
    * first. Elsewhere it is on the expressions the compiler reads. It does not touch the schema
-   * row: the caller records the index once it exists, with the columns answered here (null: on
-   * expressions) in a `recordIndex` step.
+   * row: the caller records the index once it exists, with what is answered here in a
+   * `recordIndex` step.
    */
-  buildIndexOnline(className: string, indexName: string, keys: readonly IndexKey[]): Promise<readonly StoredColumn[] | null>;
+  buildIndexOnline(className: string, indexName: string, keys: readonly IndexKey[]): Promise<BuiltIndex>;
   /** How often the planner read each named schema index since statistics were reset; null where the database does not count. */
   indexScans(className: string, indexNames: readonly string[]): Promise<ReadonlyMap<string, number> | null>;
+}
+
+/** What `SchemaStore.buildIndexOnline` made. */
+export interface BuiltIndex {
+  /** The stored columns the index is over; null: over expressions. */
+  readonly columns: readonly StoredColumn[] | null;
+  /** A reader index stands beside it (schema/types.ts, `readerIndexes`). */
+  readonly reader: boolean;
 }
 
 /** Structural changes the schema layer asks storage to make along with a schema change. */
 export type DdlStep =
   | { readonly kind: 'createIndex'; readonly name: string; readonly keys: readonly IndexKey[]; readonly unique?: boolean }
   | { readonly kind: 'dropIndex'; readonly name: string }
-  /** An index buildIndexOnline made over these columns: recorded in the schema row, no DDL. */
-  | { readonly kind: 'recordIndex'; readonly name: string; readonly columns: readonly StoredColumn[] }
+  /** An index buildIndexOnline made (`BuiltIndex`): recorded in the schema row, no DDL. */
+  | { readonly kind: 'recordIndex'; readonly name: string; readonly columns: readonly StoredColumn[] | null; readonly reader: boolean }
   /** A text index serving `$text` on one String field: filled from the rows there, kept in step with every write. */
   | { readonly kind: 'createTextIndex'; readonly name: string; readonly field: FieldRef }
   | { readonly kind: 'dropTextIndex'; readonly name: string }

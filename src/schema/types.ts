@@ -35,8 +35,8 @@ export interface ClassSchema {
    */
   readonly publicColumn?: true;
   /**
-   * Storage's own record: the schema indexes over stored columns that have a reader index beside
-   * them (sql/compiler-pages.ts, `readerPage`). A process of an older version may make a schema
+   * Storage's own record: the schema indexes that have a reader index beside them (over stored
+   * columns on PostgreSQL, over expressions on SQLite; sql/compiler-pages.ts, `readerPage`). A process of an older version may make a schema
    * index without one; it keeps this list as it found it, so such an index is never taken to have one.
    */
   readonly readerIndexes?: readonly string[];

@@ -60,13 +60,19 @@ export abstract class DdlCompiler extends CompilerBase {
    */
   readonly keptColumns: KeptColumnsSql | null = null;
   /**
-   * Where the database keeps stored columns, the expression leading the reader index made beside
-   * each schema index over them: the one principal of a read permission list of one, and '' for
-   * every other list. A user's page then reads each of the user's principals' own entries, in the
+   * The expression leading the reader index made beside schema indexes (over stored columns, or
+   * over expressions: `expressionReaderIndexes`): the one principal of a read permission list of
+   * one, and '' for every other list. A user's page then reads each of the user's principals' own entries, in the
    * index's order, instead of walking every reader's (sql/compiler-pages.ts, `readerPage`); null
    * where there are no reader indexes.
    */
   readonly readerKey: string | null = null;
+  /**
+   * Whether the reader index stands beside each schema index over expressions whose first key is
+   * a field read as its type (SQLite, which keeps no stored columns), rather than beside each
+   * schema index over stored columns (PostgreSQL).
+   */
+  readonly expressionReaderIndexes: boolean = false;
   /**
    * The key list of a schema index over stored columns: each column in its key's direction, then
    * the tie break (TIE_BREAK).

@@ -65,18 +65,15 @@ export abstract class PageCompiler extends WhereCompiler {
   }
 
   /**
-   * A page for a caller with principals besides "*", first ordered by a stored column that leads a
-   * schema index, and bounded on that column, where the dialect makes a reader index beside each
-   * schema index over stored columns (`readerKey`). Walked in order, the schema index tests every
-   * reader's entries of the range: a user among twenty reads about twenty entries for each of the
-   * page's rows. Here each of the caller's principals has an arm reading, in the reader index,
-   * only the entries of lists holding that one principal, in the page's order, at most skip +
-   * limit of them; lists of several principals (the key '') have one arm that tests each entry as
-   * before. The arms are merged in the page's order and the merge stops at the page. Each readable
-   * row is in exactly one arm: a list of one principal in that principal's, any other in the last.
-   * A first page reads its rows in the arms (the last arm picks its ids from the index alone
-   * first: most of its entries may fail the test); a page past a skip picks its ids from the
-   * index alone, then reads only their rows, by primary key, as `lateRowReads` pages do.
+   * A page for a caller with principals besides "*", first ordered by a field that leads a schema
+   * index with a reader index beside it (the dialect's `readerKey`), and bounded on that field.
+   * Walked in order, the schema index tests every reader's entries of the range: a user among
+   * twenty reads about twenty entries for each of the page's rows. Here each of the caller's
+   * principals has an arm reading, in the reader index, only the entries of lists holding that
+   * one principal, in the page's order, at most skip + limit of them; lists of several principals
+   * (the key '') have one arm that tests each entry as before. The arms are merged in the page's
+   * order and the merge stops at the page. Each readable row is in exactly one arm: a list of one
+   * principal in that principal's, any other in the last.
    * Many classes hold no list but lists of one principal besides "*" (each object its owner's):
    * there the arms of "*" and of '' read nothing, yet starting and ending them was a quarter of
    * PostgreSQL's work for the page. So the page also comes in a form with only the caller's own
@@ -85,26 +82,41 @@ export abstract class PageCompiler extends WhereCompiler {
    * cheaper than the two arms); the store then reads the page again in the full form and uses
    * that form for the class from then on (storage/sql-store.ts, `readPage`).
    * Null where the plain statement serves: no reader key, no such order or range, a hint, or more
-   * principals than MAX_READER_ARMS.
+   * principals than MAX_READER_ARMS; `readerArms` writes the statements.
    */
   protected readerPage(table: (className: string) => string, className: string, query: FindQuery): CompiledSql | null {
     const key = this.readerKey;
     const first = query.order[0];
-    if (!key || query.hint || !first || first.distanceFrom || first.field.kind !== 'doc' || !first.field.stored?.leadsIndex) return null;
-    const column = first.field.stored.column;
+    if (!key || query.hint || !first || first.distanceFrom || first.field.kind !== 'doc' || !first.field.leadsReaderIndex) return null;
+    const path = first.field.path.join('.');
     const parts = conjuncts(query.where);
     const acl = parts.find((part): part is Extract<WhereNode, { kind: 'acl' }> => part.kind === 'acl' && part.access === 'read');
-    const bounded = parts.some((part) => ((part.kind === 'compare' && part.op !== 'ne') || part.kind === 'in') && part.field.kind === 'doc' && part.field.stored?.column === column);
+    const bounded = parts.some((part) => ((part.kind === 'compare' && part.op !== 'ne') || part.kind === 'in') && part.field.kind === 'doc' && part.field.path.join('.') === path);
     if (!acl || !bounded) return null;
     const principals = [...new Set(acl.principals)].filter((principal) => principal !== '');
     if (!principals.some((principal) => principal !== '*') || principals.length > MAX_READER_ARMS) return null;
-    // The merge sorts the arms' rows by the page's order, so each arm carries what that order reads.
+    return this.readerArms({ from: table(className), table, query, key, parts, acl, principals });
+  }
+
+  /**
+   * The statements of a reader page (see `readerPage`), over stored columns: a first page reads
+   * its rows in the arms (the last arm picks its ids from the index alone first: most of its
+   * entries may fail the test); a page past a skip picks its ids from the index alone, then reads
+   * only their rows, by primary key, as `lateRowReads` pages do. The check for other lists reads
+   * the reader index from its first entry: '' and "*" are at most "*" in any collation (in byte
+   * order, besides them, only keys starting with a character before "*", which then read the
+   * page in full: slower, never wrong). Asked as the first such key in the index's order, it is
+   * read from the index whatever the table's statistics say; as EXISTS, a table not yet analyzed
+   * was walked whole. Asking for the two keys by name made two descents, half again the cost.
+   */
+  protected readerArms({ from, table, query, key, parts, acl, principals }: ReaderArms): CompiledSql | null {
+    // The merge sorts the arms' rows by the page's order, so each arm carries what that order
+    // reads: every key of the order is a column, the first the stored column of the bound field.
     const sortColumns = new Set(['"objectId"']);
     for (const orderKey of query.order) {
       if (orderKey.distanceFrom || (orderKey.field.kind === 'doc' && !orderKey.field.stored)) return null;
       sortColumns.add(ident(orderKey.field.kind === 'doc' ? orderKey.field.stored!.column : orderKey.field.column));
     }
-    const from = table(className);
     const idsFirst = query.skip > 0;
     const columns = [...new Set([...(idsFirst ? [] : ['"objectId"', '"createdAt"', '"updatedAt"', '"data"']), ...sortColumns])].join(', ');
     const statement = (shared: boolean): CompiledSql => {
@@ -129,12 +141,6 @@ export abstract class PageCompiler extends WhereCompiler {
           ? // One arm (a user in no role, of own lists) is the page itself, with no merge around it.
             `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} FROM ${from} WHERE ${key} = ${principalsAt[0]}::text AND ${rest} ORDER BY ${order} LIMIT ${limit} OFFSET ${skip}`
           : `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()} ${merged}`;
-      // The check reads the reader index from its first entry: '' and "*" are at most "*" in any
-      // collation (in byte order, besides them, only keys starting with a character before "*",
-      // which then read the page in full: slower, never wrong). Asked as the first such key in the
-      // index's order, it is read from the index whatever the table's statistics say; as EXISTS,
-      // a table not yet analyzed was walked whole. Asking for the two keys by name made two
-      // descents, half again the cost.
       const sql = shared ? page : `(${page}) UNION ALL SELECT NULL, NULL, NULL, NULL WHERE (SELECT ${key} FROM ${from} WHERE ${key} <= '*' ORDER BY ${key} LIMIT 1) IS NOT NULL`;
       return { sql, params: params.values, ...(onlyTheOrderedRange(query.where, query.order) ? { planForAnyValues: true } : {}) };
     };
@@ -226,6 +232,21 @@ export interface ArmsPage {
   readonly order: string;
   readonly rows: string;
   readonly page: string;
+}
+
+/** What `readerArms` writes a reader page from, checked by `readerPage`. */
+export interface ReaderArms {
+  /** The class table, named. */
+  readonly from: string;
+  readonly table: (className: string) => string;
+  readonly query: FindQuery;
+  /** The dialect's `readerKey`. */
+  readonly key: string;
+  /** The conjuncts of the query's where, `acl` among them. */
+  readonly parts: readonly WhereNode[];
+  readonly acl: Extract<WhereNode, { kind: 'acl' }>;
+  /** The caller's principals, each once, '' left out. */
+  readonly principals: readonly string[];
 }
 
 /** The parts of a where that must all hold, `and` within `and` flattened. */

@@ -154,7 +154,7 @@ it('a page of a range of the indexed column it is ordered by is planned for any 
 });
 
 it("on PostgreSQL a user's page of a range of the column leading a schema index reads each principal's own entries of the reader index", () => {
-  const score = { kind: 'doc', path: ['score'], stored: { column: 'f.score', as: 'number', publicColumn: true, leadsIndex: true } } as const;
+  const score = { kind: 'doc', path: ['score'], stored: { column: 'f.score', as: 'number', publicColumn: true }, leadsReaderIndex: true } as const;
   const acl = (principals: string[]) => ({ kind: 'acl', access: 'read', principals }) as const;
   const range = { kind: 'compare', field: score, op: 'gte', value: 10, as: 'number' } as const;
   const ranged = (principals: string[], skip = 0, more: Partial<FindQuery> = {}): FindQuery => ({
@@ -214,8 +214,65 @@ it("on PostgreSQL a user's page of a range of the column leading a schema index 
   assert.equal(plain({ ...ranged(['*', 'u1']), order: [{ field: { kind: 'doc', path: ['name'] }, as: 'text', descending: false }] }), true, 'ordered by a field with no index');
   assert.equal(plain({ ...ranged(['*', 'u1']), order: [...ranged([]).order, { field: { kind: 'doc', path: ['name'] }, as: 'text', descending: false }] }), true, 'a second key read from the document');
   assert.equal(plain({ ...ranged(['*', 'u1']), where: { kind: 'and', nodes: [{ ...range, op: 'ne' }, acl(['*', 'u1'])] } }), true, '$ne bounds nothing');
-  assert.equal(plain({ ...ranged(['*', 'u1']), order: [{ field: { ...score, stored: { ...score.stored, leadsIndex: undefined } }, as: 'number', descending: true }] }), true, 'a column that leads no index');
+  assert.equal(plain({ ...ranged(['*', 'u1']), order: [{ field: { kind: 'doc', path: ['score'], stored: score.stored }, as: 'number', descending: true }] }), true, 'a column that leads no index');
   assert.equal(plain({ ...ranged(['*', 'u1']), where: range }), true, 'the master key');
   assert.match(postgresDialect.countedSelect(table, 'Item', ranged(['*', 'u1']), ranged(['*', 'u1']).where)!.sql, /ANY\(ARRAY/, 'a count beside: the plain ids-first page');
-  assert.doesNotMatch(sqliteDialect.select(table, 'Item', ranged(['*', 'u1'])).sql, /cardinality|UNION/, 'SQLite keeps no reader index');
+});
+
+it("on SQLite a user's page of a range of the field leading a schema index reads each principal's own entries of the reader index", () => {
+  const score = { kind: 'doc', path: ['score'], leadsReaderIndex: true } as const;
+  const acl = (principals: string[]) => ({ kind: 'acl', access: 'read', principals }) as const;
+  const range = { kind: 'compare', field: score, op: 'gte', value: 10, as: 'number' } as const;
+  const ranged = (principals: string[], skip = 0, more: Partial<FindQuery> = {}): FindQuery => ({
+    where: { kind: 'and', nodes: [{ kind: 'and', nodes: [range] }, acl(principals)] },
+    order: [{ field: score, as: 'number', descending: true }],
+    limit: 20,
+    skip,
+    ...more,
+  });
+  const key = `(CASE WHEN instr("_rperm", ',') = 0 THEN "_rperm" ELSE '' END)`;
+  const value = `json_extract("data", '$.score')`;
+  const columns = `"objectId", "createdAt", "updatedAt", json("data") AS "data"`;
+  const arm = `SELECT ${columns}, ${value} AS "_k0" FROM "Item" WHERE ${key} = ? AND ${value} >= ?`;
+  const listed = (n: number) => {
+    const marks = Array.from({ length: n }, () => '?').join(', ');
+    return `("_rperm" IN (${marks}) OR (instr("_rperm", ',') > 0 AND EXISTS (SELECT 1 FROM json_each("_rperm") WHERE "value" IN (${marks}))))`;
+  };
+  // The last arm tests the whole where, the caller's permission as asked.
+  const shared = (n: number, columns_ = columns) => `SELECT ${columns_}, ${value} AS "_k0" FROM "Item" WHERE ${key} = '' AND ((${value} >= ?)) AND (${listed(n)})`;
+  const first = sqliteDialect.select(table, 'Item', ranged(['*', 'u1', 'u1', '']));
+  // The arms are merged under the compound's ORDER BY, which names their result columns.
+  assert.equal(first.sql, `${arm} UNION ALL ${arm} UNION ALL ${shared(4)} ORDER BY "_k0" DESC, "objectId" ASC LIMIT 20 OFFSET 0`);
+  // Parameters in text order: SQLite numbers "?" by position. A principal is compared as its list
+  // of one; a principal named twice has one arm, and '' none (its lists are those of the last arm).
+  assert.deepEqual(first.params, ['["*"]', 10, '["u1"]', 10, 10, '["*"]', '["u1"]', '["u1"]', '[""]', '*', 'u1', 'u1', '']);
+  const check = `WHERE (SELECT ${key} FROM "Item" WHERE ${key} <= '["*"]' ORDER BY ${key} LIMIT 1) IS NOT NULL`;
+  // One arm is the page itself; a row of NULLs where the reader index has any entry of '' or "*".
+  const own = first.ownListsOnly!;
+  assert.equal(own.sql, `SELECT * FROM (SELECT ${columns} FROM "Item" WHERE ${key} = ? AND ${value} >= ? ORDER BY ${value} DESC, "objectId" ASC LIMIT 20 OFFSET 0) UNION ALL SELECT NULL, NULL, NULL, NULL ${check}`);
+  assert.deepEqual(own.params, ['["u1"]', 10]);
+  // A user in a role: the own arms merged, and the row of NULLs as wide as their rows.
+  const inRoles = sqliteDialect.select(table, 'Item', ranged(['*', 'u1', 'role:r'])).ownListsOnly!;
+  assert.equal(inRoles.sql, `SELECT * FROM (${arm} UNION ALL ${arm} ORDER BY "_k0" DESC, "objectId" ASC LIMIT 20 OFFSET 0) UNION ALL SELECT NULL, NULL, NULL, NULL, NULL ${check}`);
+  assert.deepEqual(inRoles.params, ['["u1"]', 10, '["role:r"]', 10]);
+  // Past a skip: the ids first, then only the page's rows.
+  const later = sqliteDialect.select(table, 'Item', ranged(['*', 'u1'], 40));
+  const idArm = `SELECT "objectId", ${value} AS "_k0" FROM "Item" WHERE ${key} = ? AND ${value} >= ?`;
+  assert.equal(
+    later.sql,
+    `SELECT ${columns} FROM "Item" WHERE "objectId" IN (SELECT "objectId" FROM (${idArm} UNION ALL ${idArm} UNION ALL ${shared(2, '"objectId"')} ORDER BY "_k0" DESC, "objectId" ASC LIMIT 20 OFFSET 40)) ORDER BY ${value} DESC, "objectId" ASC`,
+  );
+  // A second key, from the document or a column, is carried by every arm.
+  const twoKeys = sqliteDialect.select(table, 'Item', ranged(['*', 'u1'], 0, { order: [{ field: score, as: 'number', descending: true }, { field: { kind: 'column', column: 'createdAt' }, as: 'text', descending: false }] }));
+  assert.match(twoKeys.sql, /, json_extract\("data", '\$\.score'\) AS "_k0", "createdAt" AS "_k1" FROM .* ORDER BY "_k0" DESC, "_k1" ASC, "objectId" ASC LIMIT 20 OFFSET 0$/);
+  const plain = (query: FindQuery) => !sqliteDialect.select(table, 'Item', query).sql.includes('CASE WHEN instr');
+  assert.equal(plain(ranged(['*'])), true, 'anyone');
+  assert.equal(plain(ranged(['*', 'u"1'])), true, 'a principal JSON escapes: its list of one may be spelled otherwise');
+  assert.equal(plain(ranged(['*', ...Array.from({ length: 16 }, (_, i) => `role:r${i}`)])), true, 'more principals than arms');
+  assert.equal(plain(ranged(['*', 'u1'], 0, { hint: { kind: 'schemaIndex', name: 'byScore' } })), true, 'a hint');
+  assert.equal(plain({ ...ranged(['*', 'u1']), order: [{ field: { kind: 'doc', path: ['score'] }, as: 'number', descending: true }] }), true, 'a field that leads no index with a reader index');
+  assert.equal(plain({ ...ranged(['*', 'u1']), order: [...ranged([]).order, { field: { kind: 'doc', path: ['meta'], untyped: true }, as: 'json', descending: false }] }), true, 'a key of no fixed type');
+  assert.equal(plain({ ...ranged(['*', 'u1']), where: { kind: 'and', nodes: [{ ...range, op: 'ne' }, acl(['*', 'u1'])] } }), true, '$ne bounds nothing');
+  assert.equal(plain({ ...ranged(['*', 'u1']), where: range }), true, 'the master key');
+  assert.equal(sqliteDialect.countedSelect(table, 'Item', ranged(['*', 'u1']), ranged(['*', 'u1']).where)!.sql.includes('CASE WHEN instr'), false, 'a count beside');
 });

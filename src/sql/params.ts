@@ -68,7 +68,7 @@ export function schemaIndexName(className: string, indexName: string): string {
 }
 
 /**
- * The database name of the reader index beside a schema index over stored columns (see
+ * The database name of the reader index beside a schema index (see
  * `DdlCompiler.readerKey`): "<class>_rdr:<index>", for the same reasons as `schemaIndexName`.
  */
 export function readerIndexName(className: string, indexName: string): string {

@@ -11,7 +11,7 @@ interface StoredIndexRecord {
 /**
  * App migration 11: beside every schema index over stored columns, its reader index
  * (`DdlCompiler.readerKey`), which a user's page reads from then on. Nothing where the dialect
- * has no reader key (SQLite). Built inside the migration's transaction, while the app is first
+ * has no reader key, or no stored columns (SQLite: see migration 12). Built inside the migration's transaction, while the app is first
  * opened: about as long as building the schema index itself took.
  */
 export async function addReaderIndexes(tx: SqlExecutor, table: (name: string) => string): Promise<void> {

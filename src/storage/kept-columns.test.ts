@@ -97,11 +97,11 @@ describe('SqlSchemaStore.buildIndexOnline over kept columns on PostgreSQL', () =
         writes++;
       } while (building);
     })();
-    const columns = await store.buildIndexOnline('Item', 'auto_score', [scoreKey]).finally(() => {
+    const built = await store.buildIndexOnline('Item', 'auto_score', [scoreKey]).finally(() => {
       building = false;
     });
     await writer;
-    assert.deepEqual(columns, [{ path: ['score'], as: 'number', column: 'f.score' }]);
+    assert.deepEqual(built, { columns: [{ path: ['score'], as: 'number', column: 'f.score' }], reader: true });
     assert.ok(writes > 0);
     assert.equal(await differing(), 0, 'every column equals its reading');
     assert.equal(await versionOf(0), doneBefore, 'a row the first attempt filled was not written again');
@@ -121,8 +121,8 @@ describe('SqlSchemaStore.buildIndexOnline over kept columns on PostgreSQL', () =
   });
 
   it('recorded, then dropped: the last index over a column takes the column, the trigger and its function', async () => {
-    const columns = await store.buildIndexOnline('Item', 'auto_score', [scoreKey]);
-    const recorded = await store.change('Item', (current) => ({ ...current!, indexes: { auto_score: { score: -1 } } }), () => [{ kind: 'recordIndex', name: 'auto_score', columns: columns! }]);
+    const built = await store.buildIndexOnline('Item', 'auto_score', [scoreKey]);
+    const recorded = await store.change('Item', (current) => ({ ...current!, indexes: { auto_score: { score: -1 } } }), () => [{ kind: 'recordIndex', name: 'auto_score', ...built }]);
     assert.deepEqual([recorded?.storedIndexes, recorded?.publicColumn, recorded?.readerIndexes], [{ auto_score: [{ path: ['score'], as: 'number', column: 'f.score' }] }, true, ['auto_score']]);
     const dropped = await store.change('Item', (current) => ({ ...current!, indexes: {} }), () => [{ kind: 'dropIndex', name: 'auto_score' }]);
     assert.deepEqual([dropped?.storedIndexes, dropped?.publicColumn, dropped?.readerIndexes], [undefined, undefined, undefined]);
@@ -136,8 +136,8 @@ describe('SqlSchemaStore.buildIndexOnline over kept columns on PostgreSQL', () =
   it("a pointer's objectId is kept as text, compared byte by byte as the expression is", async () => {
     await client.query(`UPDATE ${table} SET "data" = jsonb_set("data", '{owner}', jsonb_build_object('__type', 'Pointer', 'className', '_User', 'objectId', CASE WHEN "objectId" < 'o000000100' THEN 'B' ELSE 'a' END)) WHERE "objectId" < 'o000000200'`);
     const ownerKey: IndexKey = { field: { kind: 'doc', path: ['owner', 'objectId'] }, as: 'text', descending: false };
-    const columns = await store.buildIndexOnline('Item', 'auto_owner', [ownerKey]);
-    assert.deepEqual(columns, [{ path: ['owner', 'objectId'], as: 'text', column: 'f.owner.objectId' }]);
+    const built = await store.buildIndexOnline('Item', 'auto_owner', [ownerKey]);
+    assert.deepEqual(built, { columns: [{ path: ['owner', 'objectId'], as: 'text', column: 'f.owner.objectId' }], reader: true });
     const { rows } = await client.query(
       `SELECT count(*) FILTER (WHERE "f.owner.objectId" IS DISTINCT FROM (("data"#>>'{owner,objectId}') COLLATE "C"))::int AS differing,
               count(*) FILTER (WHERE "f.owner.objectId" < 'a')::int AS upper, count(*) FILTER (WHERE "data"#>>'{owner,objectId}' = 'B')::int AS b FROM ${table}`,
@@ -145,7 +145,7 @@ describe('SqlSchemaStore.buildIndexOnline over kept columns on PostgreSQL', () =
     assert.equal(rows[0].differing, 0);
     assert.equal(rows[0].upper, rows[0].b, '"B" sorts before "a"');
     assert.ok(rows[0].b > 0);
-    await store.change('Item', (current) => ({ ...current!, indexes: { auto_owner: { owner: 1 } } }), () => [{ kind: 'recordIndex', name: 'auto_owner', columns: columns! }]);
+    await store.change('Item', (current) => ({ ...current!, indexes: { auto_owner: { owner: 1 } } }), () => [{ kind: 'recordIndex', name: 'auto_owner', ...built }]);
     await store.change('Item', (current) => ({ ...current!, indexes: {} }), () => [{ kind: 'dropIndex', name: 'auto_owner' }]);
     assert.deepEqual(await catalog(), { columns: [], triggers: [], functions: [] });
   });
@@ -164,8 +164,8 @@ describe('SqlSchemaStore.buildIndexOnline over kept columns on PostgreSQL', () =
   it('app migration 11 makes the reader index of a schema index made before it', async () => {
     // An earlier test left a score the cast refuses.
     await client.query(`UPDATE ${table} SET "data" = '{"score": 1}' WHERE "data"->>'score' = 'any'`);
-    const columns = await store.buildIndexOnline('Item', 'auto_score', [scoreKey]);
-    await store.change('Item', (current) => ({ ...current!, indexes: { auto_score: { score: -1 } } }), () => [{ kind: 'recordIndex', name: 'auto_score', columns: columns! }]);
+    const built = await store.buildIndexOnline('Item', 'auto_score', [scoreKey]);
+    await store.change('Item', (current) => ({ ...current!, indexes: { auto_score: { score: -1 } } }), () => [{ kind: 'recordIndex', name: 'auto_score', ...built }]);
     const readerDefinition = async () => (await client.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'Item_rdr:auto_score'`, [schema])).rows.map((row) => String(row.indexdef));
     const made = await readerDefinition();
     assert.equal(made.length, 1);

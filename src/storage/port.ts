@@ -7,7 +7,7 @@ import type { SharedSlots, SqlExecutor } from '../sql/driver.ts';
 // The slots are the driver's (src/sql/driver.ts); named here too, as part of the AppStore port.
 export type { SharedSlots, SlotHold } from '../sql/driver.ts';
 // The schema's own port (what the schema service needs stored), declared beside its user.
-export type { DdlStep, IndexKey, SchemaStore } from '../schema/store.ts';
+export type { BuiltIndex, DdlStep, IndexKey, SchemaStore } from '../schema/store.ts';
 
 /** An object as stored: the built-in columns, the permission lists and the JSON document. */
 export interface StoredObject {

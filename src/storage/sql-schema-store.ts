@@ -1,6 +1,6 @@
 import { CountMemory } from './count-memory.ts';
 import { Errors } from '../errors/index.ts';
-import type { DdlStep, IndexKey, SchemaStore } from './port.ts';
+import type { BuiltIndex, DdlStep, IndexKey, SchemaStore } from './port.ts';
 import type { SqlExecutor } from '../sql/driver.ts';
 import { createHash } from 'node:crypto';
 import type { ClassSchema, StoredColumn, StoredIndexes } from '../schema/types.ts';
@@ -16,7 +16,7 @@ interface StoredState {
   stored: StoredIndexes;
   /** The class table has the column telling whether "*" may read a row, and every stored index carries it. */
   publicColumn: boolean;
-  /** The stored indexes with a reader index beside them (those dropped since are left out when saved). */
+  /** The schema indexes with a reader index beside them (those dropped since are left out when saved). */
   readers: Set<string>;
   added: boolean;
 }
@@ -42,7 +42,7 @@ function withStoredIndexes(schema: ClassSchema, { stored, publicColumn, readers 
   const { storedIndexes: _stored, publicColumn: _public, readerIndexes: _readers, ...rest } = schema;
   const withStored = Object.keys(stored).length ? { ...rest, storedIndexes: stored } : rest;
   const withPublic = publicColumn ? { ...withStored, publicColumn: true as const } : withStored;
-  const listed = Object.keys(stored).filter((name) => readers.has(name));
+  const listed = Object.keys(schema.indexes).filter((name) => readers.has(name));
   return listed.length ? { ...withPublic, readerIndexes: listed } : withPublic;
 }
 
@@ -274,7 +274,7 @@ export class SqlSchemaStore implements SchemaStore {
    * Each step can be run again after a failure of any later one: the columns are added if
    * missing, the backfill changes only rows still different, an INVALID index is dropped.
    */
-  async buildIndexOnline(className: string, indexName: string, keys: readonly IndexKey[]): Promise<readonly StoredColumn[] | null> {
+  async buildIndexOnline(className: string, indexName: string, keys: readonly IndexKey[]): Promise<BuiltIndex> {
     const d = this.dialect;
     const table = this.ns.table(className);
     const kept = this.kept;
@@ -291,12 +291,24 @@ export class SqlSchemaStore implements SchemaStore {
         await this.ns.driver.run(`DROP INDEX${d.onlineIndexKeyword} IF EXISTS ${d.qualifyIndex(this.ns.schema, built)}`);
       }
     }
+    const expressions = stored ? null : this.expressionKeys(keys, false);
+    const reader = stored ? d.readerKey !== null : this.expressionReader(keys, false);
     const statements = stored
       ? d.storedIndexSql(table, names, d.storedIndexKeys(stored.map((column) => column.column), keys.map((key) => key.descending)), true)
-      : [`CREATE INDEX${d.onlineIndexKeyword} IF NOT EXISTS ${ident(names.index)} ON ${table} (${this.expressionKeys(keys, false).join(', ')})`];
+      : [`CREATE INDEX${d.onlineIndexKeyword} IF NOT EXISTS ${ident(names.index)} ON ${table} (${expressions!.join(', ')})`, ...(reader ? [d.readerIndexSql(table, names.reader, expressions!, true)!] : [])];
     for (const sql of statements) await this.ns.driver.run(sql);
     await this.analyze(className);
-    return stored;
+    return { columns: stored, reader };
+  }
+
+  /**
+   * Whether an index over expressions gets a reader index beside it: where the dialect puts them
+   * there, and the index's first key is a field read as its type (not a unique index's, whose
+   * keys a page is never ordered by, nor a GeoPoint's cell).
+   */
+  private expressionReader(keys: readonly IndexKey[], unique: boolean): boolean {
+    const first = keys[0];
+    return this.dialect.expressionReaderIndexes && !unique && first !== undefined && first.field.kind === 'doc' && !first.field.untyped && first.as !== 'json' && !first.latitudeCell;
   }
 
   /**
@@ -344,11 +356,16 @@ export class SqlSchemaStore implements SchemaStore {
           this.builtReader(columns, step.name);
           return;
         }
-        await tx.run(`CREATE ${step.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${name} ON ${table} (${this.expressionKeys(step.keys, step.unique === true).join(', ')})`);
+        const keys = this.expressionKeys(step.keys, step.unique === true);
+        await tx.run(`CREATE ${step.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${name} ON ${table} (${keys.join(', ')})`);
+        if (!Object.hasOwn(next.indexes, step.name) || !this.expressionReader(step.keys, step.unique === true)) return;
+        await tx.run(d.readerIndexSql(table, readerIndexName(className, step.name), keys, false)!);
+        columns.readers.add(step.name);
         return;
       }
       case 'dropIndex': {
         await this.dropSchemaIndex(tx, className, step.name);
+        columns.readers.delete(step.name);
         if (!Object.hasOwn(columns.stored, step.name)) return;
         const { [step.name]: dropped, ...rest } = columns.stored;
         columns.stored = rest;
@@ -364,9 +381,11 @@ export class SqlSchemaStore implements SchemaStore {
       }
       case 'recordIndex':
         // Recorded after buildIndexOnline, which builds the reader index too.
-        columns.stored = { ...columns.stored, [step.name]: step.columns };
-        columns.publicColumn = true;
-        this.builtReader(columns, step.name);
+        if (step.columns) {
+          columns.stored = { ...columns.stored, [step.name]: step.columns };
+          columns.publicColumn = true;
+        }
+        if (step.reader) columns.readers.add(step.name);
         return;
       case 'createTextIndex':
         for (const sql of d.createTextIndex({ className, name: step.name }, step.field, (object) => this.ns.table(object))) await tx.run(sql);

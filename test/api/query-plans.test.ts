@@ -298,6 +298,42 @@ describe('read permission on SQLite', () => {
     }
   });
 
+  it("a user's range page in index order reads the user's own entries of the reader index, and checks for other lists there", async () => {
+    const owner = await signUp(app);
+    const className = await scoredClass(app);
+    const requests = Array.from({ length: 30 }, (_, i) => ({ method: 'POST', path: `/1/classes/${className}`, body: { score: i, ACL: i % 3 === 0 ? { [owner.objectId]: { read: true } } : { someoneElse: { read: true } } } }));
+    assert.equal((await app.post('/1/batch', { requests }, MASTER)).status, 200);
+    const page = await app.get(`/1/classes/${className}`, { ...as(owner.sessionToken), query: { where: { score: { $gte: 10 } }, order: '-score', keys: 'score' } });
+    assert.deepEqual(page.body.results.map((object: { score: number }) => object.score), [27, 24, 21, 18, 15, 12]);
+    const file = sqliteApp(className);
+    try {
+      const reader = `${className}_rdr:byScore`;
+      const definition = file.prepare(`SELECT "sql" FROM sqlite_master WHERE "type" = 'index' AND "name" = ?`).get(reader) as { sql: string } | undefined;
+      const key = `(CASE WHEN instr("_rperm", ',') = 0 THEN "_rperm" ELSE '' END)`;
+      assert.equal(definition?.sql, `CREATE INDEX "${reader}" ON "${className}" (${key}, json_extract("data", '$.score') DESC, "objectId", "_rperm")`);
+      const planOf = (sql: string, ...params: unknown[]) => (file.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((row) => row.detail);
+      // The statements the SQLite compiler writes for that page (src/sql/sqlite/dialect.ts, `readerArms`).
+      const value = `json_extract("data", '$.score')`;
+      const columns = `"objectId", "createdAt", "updatedAt", json("data") AS "data"`;
+      const own = `SELECT * FROM (SELECT ${columns} FROM "${className}" WHERE ${key} = ? AND ${value} >= ? ORDER BY ${value} DESC, "objectId" ASC LIMIT 100 OFFSET 0) UNION ALL SELECT NULL, NULL, NULL, NULL WHERE (SELECT ${key} FROM "${className}" WHERE ${key} <= '["*"]' ORDER BY ${key} LIMIT 1) IS NOT NULL`;
+      const ownPlan = planOf(own, JSON.stringify([owner.objectId]), 10);
+      // The page seeks the user's entries from the range's start, in order (no sort); the check reads one entry.
+      assert.ok(ownPlan.includes(`SEARCH ${className} USING INDEX ${reader} (<expr>=? AND <expr>>?)`), ownPlan.join('\n'));
+      assert.ok(ownPlan.includes(`SEARCH ${className} USING COVERING INDEX ${reader} (<expr><?)`), ownPlan.join('\n'));
+      assert.ok(!ownPlan.some((step) => step.includes('TEMP B-TREE')), ownPlan.join('\n'));
+      const arm = (test: string) => `SELECT ${columns}, ${value} AS "_k0" FROM "${className}" WHERE ${key} = ${test} AND ${value} >= ?`;
+      const acl = `("_rperm" IN (?, ?) OR (instr("_rperm", ',') > 0 AND EXISTS (SELECT 1 FROM json_each("_rperm") WHERE "value" IN (?, ?))))`;
+      const full = `${arm('?')} UNION ALL ${arm('?')} UNION ALL ${arm("''")} AND (${acl}) ORDER BY "_k0" DESC, "objectId" ASC LIMIT 100 OFFSET 0`;
+      const fullPlan = planOf(full, '["*"]', 10, JSON.stringify([owner.objectId]), 10, 10, '["*"]', JSON.stringify([owner.objectId]), '*', owner.objectId);
+      // Three arms, each a seek of the reader index in the page's order, merged.
+      assert.equal(fullPlan.filter((step) => step === `SEARCH ${className} USING INDEX ${reader} (<expr>=? AND <expr>>?)`).length, 3, fullPlan.join('\n'));
+      assert.ok(fullPlan.includes('MERGE (UNION ALL)'), fullPlan.join('\n'));
+      assert.ok(!fullPlan.some((step) => step.includes('TEMP B-TREE')), fullPlan.join('\n'));
+    } finally {
+      file.close();
+    }
+  });
+
   it('a permission list in another spelling than the server writes grants the same reads', async () => {
     // Lists of one principal are matched by their text alone; one written with spaces or
     // escapes (by a tool) is written again in the server's spelling (sqlite/read-lists.ts).

@@ -113,4 +113,10 @@ export const APP_MIGRATIONS: readonly Migration[] = [
     statements: () => [],
     run: addReaderIndexes,
   },
+  {
+    // SQLite's reader indexes beside schema indexes over expressions (sqlite/reader-indexes.ts);
+    // PostgreSQL's schema indexes over expressions have none.
+    version: 12,
+    statements: () => [],
+  },
 ];

@@ -1,6 +1,10 @@
 import { SqlCompiler } from '../compiler.ts';
 import { ident, safeKey, schemaIndexName, type Params } from '../params.ts';
 import type { ElementOf, FieldRef, IndexHint, LatLng, RegexPattern, TextIndexRef, ValueKind } from '../../query/ast.ts';
+import { and } from '../../query/ast.ts';
+import { pageNumber, type CompiledSql } from '../compiler-base.ts';
+import { onlyTheOrderedRange } from '../compiler-where.ts';
+import type { ReaderArms } from '../compiler-pages.ts';
 import type { Row, SqlParam } from '../params.ts';
 import { mayBacktrack, sqliteRegex, TIMED_REGEXP } from './regex.ts';
 import { CREATED_AT_INDEX_COLUMNS, readListTriggers } from './read-lists.ts';
@@ -80,6 +84,64 @@ export class SqliteCompiler extends SqlCompiler implements AggregateDialect, InP
   planOf(rows: readonly Row[]): unknown {
     // `notused` is documented as meaning nothing.
     return rows.map((row) => ({ id: row.id, parent: row.parent, detail: row.detail }));
+  }
+
+  // A read list of one principal has one spelling (read-lists.ts): its text is the key, and ''
+  // that of every other list (sql/compiler-pages.ts, `readerPage`). SQLite keeps no stored
+  // columns, so the reader index is beside each schema index over expressions.
+  override readonly readerKey = `(CASE WHEN instr("_rperm", ',') = 0 THEN "_rperm" ELSE '' END)`;
+  override readonly expressionReaderIndexes = true;
+
+  /**
+   * A reader page's statements over the expressions the schema index reads. Each arm compares the
+   * key with the principal's list of one as JSON writes it, its only spelling where nothing in
+   * the principal needs escaping (else the plain page serves). A compound SELECT under ORDER BY
+   * is merged from its arms, each reading the reader index in the page's order, and the merge
+   * stops at the page; its ORDER BY names result columns, so each arm gives the order's keys as
+   * "_k0", "_k1"… A first page reads its rows in the arms (a row is read once the index entry
+   * passes, SQLite putting off the row's read until a column of the row is needed); a page past
+   * a skip picks its ids first, then reads only their rows. The check for other lists reads the
+   * first key of the index: '' and `["*"]` are at most `["*"]` (besides them, only lists of one
+   * principal starting with a character before "*": then the page is read in full, slower, never
+   * wrong).
+   */
+  protected override readerArms({ from, table, query, key, parts, acl, principals }: ReaderArms): CompiledSql | null {
+    if (!principals.every(spelledAsIs) || query.order.some((orderKey) => orderKey.distanceFrom || orderKey.as === 'json')) return null;
+    const statement = (shared: boolean): CompiledSql => {
+      const params = this.params(table);
+      const own = shared ? principals : principals.filter((principal) => principal !== '*');
+      const restOf = () => this.where(and(parts.filter((part) => part !== acl)), params);
+      const page = `LIMIT ${pageNumber(query.limit)} OFFSET ${pageNumber(query.skip)}`;
+      const columns = `"objectId", "createdAt", "updatedAt", ${this.selectDoc()}`;
+      let sql: string;
+      let width = 4;
+      if (own.length === 1 && !shared) {
+        // One arm (a user in no role, of own lists) is the page itself, with no merge around it.
+        const at = params.add(JSON.stringify([own[0]]));
+        sql = `SELECT ${columns} FROM ${from} WHERE ${key} = ${at} AND ${restOf()} ORDER BY ${this.orderBy(query.order, params)} ${page}`;
+      } else {
+        const idsFirst = query.skip > 0;
+        const sortKeys = query.order.map((orderKey, i) => `${this.fieldExpr(orderKey.field, orderKey.as)} AS "_k${i}"`).join(', ');
+        const armColumns = `${idsFirst ? '"objectId"' : columns}, ${sortKeys}`;
+        const arms = own.map((principal) => `SELECT ${armColumns} FROM ${from} WHERE ${key} = ${params.add(JSON.stringify([principal]))} AND ${restOf()}`);
+        if (shared) arms.push(`SELECT ${armColumns} FROM ${from} WHERE ${key} = '' AND ${this.where(query.where, params)}`);
+        const byObjectId = query.order.some((orderKey) => orderKey.field.kind === 'column' && orderKey.field.column === 'objectId');
+        const order = [...query.order.map((orderKey, i) => `"_k${i}" ${orderKey.descending ? 'DESC' : 'ASC'}`), ...(byObjectId ? [] : ['"objectId" ASC'])].join(', ');
+        const merged = `${arms.join(' UNION ALL ')} ORDER BY ${order} ${page}`;
+        if (idsFirst) {
+          sql = `SELECT ${columns} FROM ${from} WHERE "objectId" IN (SELECT "objectId" FROM (${merged})) ORDER BY ${this.orderBy(query.order, params)}`;
+        } else {
+          sql = merged;
+          width += query.order.length;
+        }
+      }
+      if (!shared) {
+        const marks = Array.from({ length: width }, () => 'NULL').join(', ');
+        sql = `SELECT * FROM (${sql}) UNION ALL SELECT ${marks} WHERE (SELECT ${key} FROM ${from} WHERE ${key} <= '["*"]' ORDER BY ${key} LIMIT 1) IS NOT NULL`;
+      }
+      return { sql, params: params.values, ...(onlyTheOrderedRange(query.where, query.order) ? { planForAnyValues: true } : {}) };
+    };
+    return { ...statement(true), ownListsOnly: statement(false) };
   }
 
   permsIndex(): string | null {

@@ -3,6 +3,7 @@ import type { Migration } from '../migrations.ts';
 import { listUpdatedAtIndexes } from '../updated-at-index.ts';
 import { migrateReadLists } from './read-lists.ts';
 import { addReaderIndexes } from '../reader-indexes.ts';
+import { addExpressionReaderIndexes } from './reader-indexes.ts';
 
 /**
  * SQLite's migrations (src/sql/migrations.ts): the system tables of `basalt.db`, and the tables
@@ -117,5 +118,12 @@ export const APP_MIGRATIONS: readonly Migration[] = [
     version: 11,
     statements: () => [],
     run: addReaderIndexes,
+  },
+  {
+    // A reader index beside every schema index over expressions led by a typed field
+    // (sqlite/reader-indexes.ts).
+    version: 12,
+    statements: () => [],
+    run: addExpressionReaderIndexes,
   },
 ];
