@@ -36,6 +36,11 @@ export interface StoredReading {
    * the column may test that instead of the permission list (sql/compiler.ts).
    */
   readonly publicColumn?: true;
+  /**
+   * An index of the class is over the column alone (then objectId, the tie break): the entries of
+   * one value are in objectId order.
+   */
+  readonly indexedAlone?: true;
 }
 
 /** How a value is compared: the SQL type the field is read as. */

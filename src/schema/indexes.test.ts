@@ -18,8 +18,9 @@ const base: ClassSchema = {
   publicColumn: true,
 };
 
-it('a stored column is read for its path and type only', () => {
-  assert.deepEqual(storedReading(base, ['score'], 'number'), { column: 'f.score', as: 'number', publicColumn: true });
+it('a stored column is read for its path and type only, and known to be indexed alone where an index holds only it', () => {
+  assert.deepEqual(storedReading(base, ['score'], 'number'), { column: 'f.score', as: 'number', publicColumn: true, indexedAlone: true });
+  // name leads byNameScore, whose entries of one name are in score order, not objectId order.
   assert.deepEqual(storedReading(base, ['name'], 'text'), { column: 'f.name', as: 'text', publicColumn: true });
   assert.equal(storedReading(base, ['score'], 'text'), null);
   assert.equal(storedReading(base, ['score'], 'json'), null);

@@ -40,8 +40,9 @@ export function storedReading(schema: ClassSchema | null, path: readonly string[
   if (!byPath) {
     const map = new Map<string, StoredReading>();
     const publicColumn = schema.publicColumn ? { publicColumn: true as const } : {};
+    const alone = new Set(Object.values(stored).flatMap((columns) => (columns.length === 1 ? [columns[0]!.column] : [])));
     for (const columns of Object.values(stored)) {
-      for (const { path: at, as: kind, column } of columns) map.set(readingKey(at, kind), { column, as: kind, ...publicColumn });
+      for (const { path: at, as: kind, column } of columns) map.set(readingKey(at, kind), { column, as: kind, ...publicColumn, ...(alone.has(column) ? { indexedAlone: true as const } : {}) });
     }
     storedBySchema.set(schema, (byPath = map));
   }

@@ -58,6 +58,32 @@ export function onlyTheOrderedRange(where: WhereNode, order: readonly OrderKey[]
   return bounded;
 }
 
+/**
+ * The page is in objectId order and its where, beside read permissions of "*" alone (or none:
+ * the master key), asks one value of a stored column that an index holds alone: whatever the
+ * value, the best plan picks the page's ids from that index alone, from the value's first entry
+ * in order (the caller writes the page that way, ids first). Planned for each value instead,
+ * PostgreSQL spent more planning the page than reading it; and the plan it made once on its own
+ * walked the primary key testing each row, which for a value no row holds reads the whole table.
+ */
+export function oneValueInIdOrder(where: WhereNode, order: readonly OrderKey[]): boolean {
+  if (order.length > 1 || (order[0] && (order[0].field.kind !== 'column' || order[0].field.column !== 'objectId' || order[0].descending))) return false;
+  const nodes: WhereNode[] = [];
+  const flatten = (node: WhereNode): void => void (node.kind === 'and' ? node.nodes.forEach(flatten) : nodes.push(node));
+  flatten(where);
+  let column: string | null = null;
+  for (const node of nodes) {
+    if (node.kind === 'acl') {
+      if (node.access !== 'read' || node.principals.some((principal) => principal !== '*')) return false;
+      continue;
+    }
+    if (node.kind !== 'compare' || node.op !== 'eq' || node.field.kind !== 'doc' || !node.field.stored?.indexedAlone || !readsPublicColumn(node.field, node.as)) return false;
+    if (column !== null && column !== node.field.stored.column) return false;
+    column = node.field.stored.column;
+  }
+  return column !== null;
+}
+
 /** The field is read from its stored column (fieldExpr), whose indexes carry PUBLIC_COLUMN. */
 function readsPublicColumn(field: FieldRef, as: ValueKind): boolean {
   return field.kind === 'doc' && field.stored?.publicColumn === true && field.stored.as === as;

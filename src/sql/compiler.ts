@@ -4,7 +4,7 @@ import { ident, safeKey, type Params } from './params.ts';
 import { nearestRings } from './geo.ts';
 import { pageNumber, type CompiledSql } from './compiler-base.ts';
 import { PageCompiler } from './compiler-pages.ts';
-import { onlyTheOrderedRange, permissionsInRange } from './compiler-where.ts';
+import { oneValueInIdOrder, onlyTheOrderedRange, permissionsInRange } from './compiler-where.ts';
 
 // The compiler's public face: SqlCompiler, which dialects extend, and what they and the
 // aggregate compiler share with it.
@@ -95,8 +95,9 @@ export abstract class SqlCompiler extends PageCompiler {
     const order = this.orderBy(query.order, params);
     const page = literalPage ? ` LIMIT ${pageNumber(query.limit)} OFFSET ${pageNumber(query.skip)}` : ` LIMIT ${this.limit(query.limit, params)} OFFSET ${params.add(query.skip)}`;
     // A count's plan depends on how much of the range it counts.
-    const anyValues = !countWhere && !literalPage && onlyTheOrderedRange(query.where, query.order) ? { planForAnyValues: true } : {};
-    if (this.lateRowReads && this.reusablePlaceholders && permissionsInRange(query.where)) {
+    const alone = !countWhere && !literalPage && this.lateRowReads && oneValueInIdOrder(query.where, query.order);
+    const anyValues = alone || (!countWhere && !literalPage && onlyTheOrderedRange(query.where, query.order)) ? { planForAnyValues: true } : {};
+    if (this.lateRowReads && this.reusablePlaceholders && (alone || permissionsInRange(query.where))) {
       // The ids of the page from the index alone (run once, before the rows are read), then
       // their rows by primary key, sorted again. A join of the two took PostgreSQL longer to
       // plan than the rows it saved took to read.

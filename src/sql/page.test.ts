@@ -276,3 +276,32 @@ it("on SQLite a user's page of a range of the field leading a schema index reads
   assert.equal(plain({ ...ranged(['*', 'u1']), where: range }), true, 'the master key');
   assert.equal(sqliteDialect.countedSelect(table, 'Item', ranged(['*', 'u1']), ranged(['*', 'u1']).where)!.sql.includes('CASE WHEN instr'), false, 'a count beside');
 });
+
+it('on PostgreSQL a page of one value of a column an index holds alone, in objectId order, picks its ids from that index on a plan made once', () => {
+  const category = { kind: 'doc', path: ['category'], stored: { column: 'f.category', as: 'text', publicColumn: true, indexedAlone: true } } as const;
+  const equals = (value: string) => ({ kind: 'compare', field: category, op: 'eq', value, as: 'text' }) as const;
+  const acl = (...principals: string[]) => ({ kind: 'acl', access: 'read', principals }) as const;
+  const page = (where: WhereNode, more: Partial<FindQuery> = {}): FindQuery => ({ where, order: [], limit: 20, skip: 0, ...more });
+  const anyone = postgresDialect.select(table, 'Item', page({ kind: 'and', nodes: [equals('c3'), acl('*')] }));
+  const order = '("objectId" COLLATE "C") ASC';
+  assert.equal(
+    anyone.sql,
+    `SELECT "objectId", "createdAt", "updatedAt", "data"::text AS "data" FROM "Item" WHERE "objectId" = ANY(ARRAY(SELECT "objectId" FROM "Item" WHERE (("f.category" COLLATE "C") = $1) AND ("_public") ORDER BY ${order} LIMIT $2 OFFSET $3)) ORDER BY ${order}`,
+  );
+  assert.deepEqual([anyone.params, anyone.planForAnyValues], [['c3', 20, 0], true]);
+  const once = (query: FindQuery) => postgresDialect.select(table, 'Item', query).planForAnyValues === true;
+  assert.equal(once(page(equals('c3'))), true, 'the master key');
+  assert.equal(once(page({ kind: 'and', nodes: [equals('c3'), equals('c3'), acl('*')] })), true, 'the same column twice');
+  assert.equal(once(page(equals('c3'), { order: [{ field: { kind: 'column', column: 'objectId' }, as: 'text', descending: false }] })), true, 'objectId order asked for');
+  assert.equal(once(page({ kind: 'and', nodes: [equals('c3'), acl('*', 'u1')] })), false, 'a user: how many of the entries the user may read depends on the value');
+  assert.equal(once(page(equals('c3'), { order: [{ field: { kind: 'column', column: 'objectId' }, as: 'text', descending: true }] })), false, 'newest ids first');
+  // Ordered by the column, the value is a range of it read in order (onlyTheOrderedRange): the plain page.
+  assert.equal(postgresDialect.select(table, 'Item', page(equals('c3'), { order: [{ field: category, as: 'text', descending: false }] })).sql.includes('ANY(ARRAY'), false, 'ordered by the column');
+  assert.equal(once(page({ kind: 'in', field: category, values: ['c1', 'c2'], as: 'text' })), false, 'several values: their entries are not in one order');
+  assert.equal(once(page({ ...equals('c3'), op: 'gte' })), false, 'a range');
+  assert.equal(once(page({ kind: 'compare', field: { ...category, stored: { column: 'f.category', as: 'text', publicColumn: true } }, op: 'eq', value: 'c3', as: 'text' })), false, 'indexed only with another column after it');
+  const name = { kind: 'doc', path: ['name'], stored: { column: 'f.name', as: 'text', publicColumn: true, indexedAlone: true } } as const;
+  assert.equal(once(page({ kind: 'and', nodes: [equals('c3'), { kind: 'compare', field: name, op: 'eq', value: 'n', as: 'text' }] })), false, 'two columns');
+  assert.equal(postgresDialect.countedSelect(table, 'Item', page(equals('c3')), equals('c3'))!.planForAnyValues, undefined, 'a count beside');
+  assert.equal(sqliteDialect.select(table, 'Item', page(equals('c3'))).sql.includes('ANY(ARRAY'), false, 'SQLite plans every statement once anyway');
+});

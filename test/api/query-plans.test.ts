@@ -174,6 +174,50 @@ describe('read permission in PostgreSQL plans', () => {
     }
   });
 
+  it('a page of one value of a field an index holds alone, for a value many objects hold and one none does, picks its ids from that index on one plan', async () => {
+    // Planned for each value, PostgreSQL spent more planning such a page than reading it; planned
+    // once on its own, it walked the primary key testing each row, the whole table for a value no
+    // row holds. The page is written to pick its ids from the index alone, then read their rows.
+    const className = unique('Sorted');
+    const created = await app.post(`/1/schemas/${className}`, { fields: { category: { type: 'String' } }, indexes: { byCategory: { category: 1 } } }, MASTER);
+    assert.equal(created.status, 201, created.text);
+    const table = await PostgresClass.open(className);
+    try {
+      await table.client.query(
+        `INSERT INTO "${table.schema}"."${className}" ("objectId", "createdAt", "updatedAt", "_rperm", "_wperm", "data")
+         SELECT 'o' || lpad(i::text, 9, '0'), '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z', ARRAY['*'], ARRAY[]::text[],
+                jsonb_build_object('category', 'c' || (i % 10), 'ACL', jsonb_build_object('*', jsonb_build_object('read', true)))
+         FROM generate_series(0, ${ROWS - 1}) AS "g"("i")`,
+      );
+      await table.client.query(`VACUUM (ANALYZE) "${table.schema}"."${className}"`);
+      const before_ = { category: await table.counts('idx:byCategory'), key: await table.counts('pkey') };
+      const runs = 8;
+      const expected = Array.from({ length: PAGE }, (_, k) => `o${String(3 + 10 * k).padStart(9, '0')}`);
+      for (let run = 0; run < runs; run++) {
+        const held = await app.get(`/1/classes/${className}`, { query: { where: { category: 'c3' }, limit: PAGE, keys: 'category' } });
+        assert.equal(held.status, 200, held.text);
+        assert.deepEqual(held.body.results.map((object: { objectId: string }) => object.objectId), expected, `run ${run + 1}`);
+        const none = await app.get(`/1/classes/${className}`, { query: { where: { category: 'none' }, limit: PAGE } });
+        assert.deepEqual([none.status, none.body], [200, { results: [] }], `run ${run + 1}`);
+      }
+      const after_ = await settledCounts(app, table, 'idx:byCategory', before_.category, runs * 2);
+      assert.equal(after_.score.scans - before_.category.scans, runs * 2, 'the index served every page, once');
+      // A walk of the primary key reads all 20,000 entries for "none"; reading the page's rows by
+      // their ids reads 20 a page (and the waiting requests one each).
+      const key = await table.counts('pkey');
+      assert.ok(key.entries - before_.key.entries < ROWS, `${key.entries - before_.key.entries} primary key entries read`);
+      // The plan made once for any values (explain shows it): the ids from the index alone.
+      const explained = await app.get(`/1/classes/${className}`, { ...MASTER, query: { where: JSON.stringify({ category: 'none' }), explain: 'true' } });
+      assert.equal(explained.status, 200, explained.text);
+      const plan = JSON.stringify(explained.body);
+      assert.match(plan, /"Node Type":"Index Only Scan"[^}]*"Index Name":"[^"]*idx:byCategory"/, plan);
+      assert.match(plan, /"Index Cond":"\(\\"f\.category\\" = \$1\)"/, plan);
+      assert.doesNotMatch(plan, /"Filter":"[^"]*f\.category/, plan);
+    } finally {
+      await table.close();
+    }
+  });
+
   it('a count of a range that anyone may read, repeated, never reads the `_rperm` index', async () => {
     // A prepared statement switches to a plan made for any values after five runs. Such a plan
     // guesses that `_rperm && $1` matches 1% of the rows and ANDs a bitmap of the whole `_rperm`
