@@ -1,6 +1,6 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FindQuery, WhereNode } from '../query/ast.ts';
+import type { FieldRef, FindQuery, WhereNode } from '../query/ast.ts';
 import { sqliteDialect } from './sqlite/dialect.ts';
 import { postgresDialect } from './postgres/dialect.ts';
 
@@ -153,8 +153,11 @@ it('a page of a range of the indexed column it is ordered by is planned for any 
   assert.equal(postgresDialect.countedSelect(table, 'Item', { where: range, order, limit: 20, skip: 0 }, range)!.planForAnyValues, undefined, 'a count beside');
 });
 
-it("on PostgreSQL a user's page of a range of the column leading a schema index reads each principal's own entries of the reader index", () => {
-  const score = { kind: 'doc', path: ['score'], stored: { column: 'f.score', as: 'number', publicColumn: true }, leadsReaderIndex: true } as const;
+/**
+ * A user's pages of `score >= 10` in `-score` order, for the reader page tests: `ranged` asks
+ * for the principals' page past `skip`, with `more` of the query replaced.
+ */
+function userPages(score: Extract<FieldRef, { kind: 'doc' }>) {
   const acl = (principals: string[]) => ({ kind: 'acl', access: 'read', principals }) as const;
   const range = { kind: 'compare', field: score, op: 'gte', value: 10, as: 'number' } as const;
   const ranged = (principals: string[], skip = 0, more: Partial<FindQuery> = {}): FindQuery => ({
@@ -164,6 +167,12 @@ it("on PostgreSQL a user's page of a range of the column leading a schema index 
     skip,
     ...more,
   });
+  return { acl, range, ranged };
+}
+
+it("on PostgreSQL a user's page of a range of the column leading a schema index reads each principal's own entries of the reader index", () => {
+  const score = { kind: 'doc', path: ['score'], stored: { column: 'f.score', as: 'number', publicColumn: true }, leadsReaderIndex: true } as const;
+  const { acl, range, ranged } = userPages(score);
   const key = `(CASE WHEN cardinality("_rperm") = 1 THEN "_rperm"[1] ELSE '' END)`;
   const order = '"f.score" DESC NULLS LAST, ("objectId" COLLATE "C") ASC';
   const first = postgresDialect.select(table, 'Item', ranged(['*', 'u1', 'u1', '']));
@@ -221,15 +230,7 @@ it("on PostgreSQL a user's page of a range of the column leading a schema index 
 
 it("on SQLite a user's page of a range of the field leading a schema index reads each principal's own entries of the reader index", () => {
   const score = { kind: 'doc', path: ['score'], leadsReaderIndex: true } as const;
-  const acl = (principals: string[]) => ({ kind: 'acl', access: 'read', principals }) as const;
-  const range = { kind: 'compare', field: score, op: 'gte', value: 10, as: 'number' } as const;
-  const ranged = (principals: string[], skip = 0, more: Partial<FindQuery> = {}): FindQuery => ({
-    where: { kind: 'and', nodes: [{ kind: 'and', nodes: [range] }, acl(principals)] },
-    order: [{ field: score, as: 'number', descending: true }],
-    limit: 20,
-    skip,
-    ...more,
-  });
+  const { acl, range, ranged } = userPages(score);
   const key = `(CASE WHEN instr("_rperm", ',') = 0 THEN "_rperm" ELSE '' END)`;
   const value = `json_extract("data", '$.score')`;
   const columns = `"objectId", "createdAt", "updatedAt", json("data") AS "data"`;
