@@ -188,6 +188,11 @@ export function someNode(node: WhereNode, test: (node: WhereNode) => boolean): b
   }
 }
 
+/** The parts of a where that must all hold, `and` within `and` flattened. */
+export function conjuncts(node: WhereNode): readonly WhereNode[] {
+  return node.kind === 'and' ? node.nodes.flatMap(conjuncts) : [node];
+}
+
 export function and(nodes: readonly WhereNode[]): WhereNode {
   const kept = nodes.filter((node) => !(node.kind === 'const' && node.value));
   if (kept.some((node) => node.kind === 'const' && !node.value)) return Object.freeze({ kind: 'const', value: false });

@@ -1,5 +1,5 @@
 import type { FindQuery, OrderKey } from '../query/ast.ts';
-import { and, type WhereNode } from '../query/ast.ts';
+import { and, conjuncts, type WhereNode } from '../query/ast.ts';
 import { ident, type Params } from './params.ts';
 import { capBox, type RingSearch } from './geo.ts';
 import { pageNumber, type CompiledSql } from './compiler-base.ts';
@@ -247,9 +247,4 @@ export interface ReaderArms {
   readonly acl: Extract<WhereNode, { kind: 'acl' }>;
   /** The caller's principals, each once, '' left out. */
   readonly principals: readonly string[];
-}
-
-/** The parts of a where that must all hold, `and` within `and` flattened. */
-function conjuncts(node: WhereNode): readonly WhereNode[] {
-  return node.kind === 'and' ? node.nodes.flatMap(conjuncts) : [node];
 }

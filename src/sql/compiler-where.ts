@@ -1,4 +1,4 @@
-import type { ElementOf, FieldRef, OrderKey, RegexPattern, SubQuery, TextIndexRef, ValueKind, WhereNode } from '../query/ast.ts';
+import { conjuncts, type ElementOf, type FieldRef, type OrderKey, type RegexPattern, type SubQuery, type TextIndexRef, type ValueKind, type WhereNode } from '../query/ast.ts';
 import { PUBLIC_COLUMN, ident, type Params, type SqlParam } from './params.ts';
 import { prefixUpperBound } from '../query/regex.ts';
 import { polygonBox } from './geo.ts';
@@ -42,9 +42,7 @@ export function onlyTheOrderedRange(where: WhereNode, order: readonly OrderKey[]
   const first = order[0];
   if (!first || first.distanceFrom || first.field.kind !== 'doc' || first.as === 'json') return false;
   const path = first.field.path.join('.');
-  const nodes: WhereNode[] = [];
-  const flatten = (node: WhereNode): void => void (node.kind === 'and' ? node.nodes.forEach(flatten) : nodes.push(node));
-  flatten(where);
+  const nodes = conjuncts(where);
   let bounded = false;
   for (const node of nodes) {
     if (node.kind === 'acl') {
@@ -68,9 +66,7 @@ export function onlyTheOrderedRange(where: WhereNode, order: readonly OrderKey[]
  */
 export function oneValueInIdOrder(where: WhereNode, order: readonly OrderKey[]): boolean {
   if (order.length > 1 || (order[0] && (order[0].field.kind !== 'column' || order[0].field.column !== 'objectId' || order[0].descending))) return false;
-  const nodes: WhereNode[] = [];
-  const flatten = (node: WhereNode): void => void (node.kind === 'and' ? node.nodes.forEach(flatten) : nodes.push(node));
-  flatten(where);
+  const nodes = conjuncts(where);
   let column: string | null = null;
   for (const node of nodes) {
     if (node.kind === 'acl') {

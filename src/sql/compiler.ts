@@ -95,11 +95,13 @@ export abstract class SqlCompiler extends PageCompiler {
     const order = this.orderBy(query.order, params);
     const page = literalPage ? ` LIMIT ${pageNumber(query.limit)} OFFSET ${pageNumber(query.skip)}` : ` LIMIT ${this.limit(query.limit, params)} OFFSET ${params.add(query.skip)}`;
     // A count's plan depends on how much of the range it counts.
-    const alone = !countWhere && !literalPage && this.lateRowReads && oneValueInIdOrder(query.where, query.order);
-    const anyValues = alone || (!countWhere && !literalPage && onlyTheOrderedRange(query.where, query.order)) ? { planForAnyValues: true } : {};
-    if (this.lateRowReads && this.reusablePlaceholders && (alone || permissionsInRange(query.where))) {
+    const idsFirst = this.lateRowReads && this.reusablePlaceholders;
+    const oneValue = idsFirst && !countWhere && !literalPage && oneValueInIdOrder(query.where, query.order);
+    const anyValues = oneValue || (!countWhere && !literalPage && onlyTheOrderedRange(query.where, query.order)) ? { planForAnyValues: true } : {};
+    if (idsFirst && (oneValue || permissionsInRange(query.where))) {
       // The ids of the page from the index alone (run once, before the rows are read), then
-      // their rows by primary key, sorted again. A join of the two took PostgreSQL longer to
+      // their rows by primary key, sorted again (for one value, from the field's own index:
+      // `oneValueInIdOrder`). A join of the two took PostgreSQL longer to
       // plan than the rows it saved took to read.
       const ids = `SELECT "objectId" FROM ${from} WHERE ${where} ORDER BY ${order}${page}`;
       const sql = `SELECT "objectId", "createdAt", "updatedAt", ${this.selectDoc()}${counted} FROM ${table(className)} WHERE "objectId" = ANY(ARRAY(${ids})) ORDER BY ${order}`;

@@ -1,4 +1,4 @@
-import { sameField, type FindQuery, type LatLng, type WhereNode } from '../query/ast.ts';
+import { conjuncts, sameField, type FindQuery, type LatLng, type WhereNode } from '../query/ast.ts';
 
 /**
  * The geometry behind geo queries that an index can serve. A GeoPoint index holds three columns:
@@ -90,9 +90,9 @@ export function nearestRings(query: FindQuery): RingSearch | null {
   const first = query.order[0];
   const rows = query.skip + query.limit;
   if (!first?.distanceFrom || first.descending || rows > MAX_RING_ROWS) return null;
-  const conjuncts = flatten(query.where);
+  const parts = conjuncts(query.where);
   const from = first.distanceFrom;
-  const node = conjuncts.find(
+  const node = parts.find(
     (c): c is RingSearch['node'] => c.kind === 'geoWithinDistance' && c.indexed === true && c.point.latitude === from.latitude && c.point.longitude === from.longitude && sameField(c.field, first.field),
   );
   if (!node) return null;
@@ -100,10 +100,6 @@ export function nearestRings(query: FindQuery): RingSearch | null {
   const halvings = Math.min(MAX_RINGS - 1, Math.floor(Math.log2(base / SMALLEST_RING)));
   if (!(halvings >= 1)) return null;
   const radii = Array.from({ length: halvings }, (_, i) => base / 2 ** (halvings - i));
-  return { node, rest: conjuncts.filter((c) => c !== node), radii: [...radii, node.maxRadians], rows };
-}
-
-function flatten(node: WhereNode): WhereNode[] {
-  return node.kind === 'and' ? node.nodes.flatMap(flatten) : [node];
+  return { node, rest: parts.filter((c) => c !== node), radii: [...radii, node.maxRadians], rows };
 }
 

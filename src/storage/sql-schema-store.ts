@@ -291,24 +291,33 @@ export class SqlSchemaStore implements SchemaStore {
         await this.ns.driver.run(`DROP INDEX${d.onlineIndexKeyword} IF EXISTS ${d.qualifyIndex(this.ns.schema, built)}`);
       }
     }
-    const expressions = stored ? null : this.expressionKeys(keys, false);
-    const reader = stored ? d.readerKey !== null : this.expressionReader(keys, false);
-    const statements = stored
-      ? d.storedIndexSql(table, names, d.storedIndexKeys(stored.map((column) => column.column), keys.map((key) => key.descending)), true)
-      : [`CREATE INDEX${d.onlineIndexKeyword} IF NOT EXISTS ${ident(names.index)} ON ${table} (${expressions!.join(', ')})`, ...(reader ? [d.readerIndexSql(table, names.reader, expressions!, true)!] : [])];
+    const expressions = stored ? null : this.expressionIndexSql(table, className, indexName, keys, { unique: false, online: true, listed: true });
+    const statements = stored ? d.storedIndexSql(table, names, d.storedIndexKeys(stored.map((column) => column.column), keys.map((key) => key.descending)), true) : expressions!.statements;
     for (const sql of statements) await this.ns.driver.run(sql);
     await this.analyze(className);
-    return { columns: stored, reader };
+    return { columns: stored, reader: stored ? d.readerKey !== null : expressions!.reader };
   }
 
   /**
-   * Whether an index over expressions gets a reader index beside it: where the dialect puts them
-   * there, and the index's first key is a field read as its type (not a unique index's, whose
-   * keys a page is never ordered by, nor a GeoPoint's cell).
+   * The statements making a schema index over expressions and, where the dialect puts reader
+   * indexes there (`expressionReaderIndexes`), its reader index, when the index's first key is a
+   * field read as its type (not a unique index's, whose keys a page is never ordered by, nor a
+   * GeoPoint's cell) and the schema lists the index (`listed`); `reader` tells whether they make one.
    */
-  private expressionReader(keys: readonly IndexKey[], unique: boolean): boolean {
-    const first = keys[0];
-    return this.dialect.expressionReaderIndexes && !unique && first !== undefined && first.field.kind === 'doc' && !first.field.untyped && first.as !== 'json' && !first.latitudeCell;
+  private expressionIndexSql(
+    table: string,
+    className: string,
+    indexName: string,
+    indexKeys: readonly IndexKey[],
+    { unique, online, listed }: { unique: boolean; online: boolean; listed: boolean },
+  ): { statements: string[]; reader: boolean } {
+    const d = this.dialect;
+    const keys = this.expressionKeys(indexKeys, unique);
+    const names = this.storedIndexNames(className, indexName);
+    const index = `CREATE ${unique ? 'UNIQUE ' : ''}INDEX${online ? d.onlineIndexKeyword : ''} IF NOT EXISTS ${ident(names.index)} ON ${table} (${keys.join(', ')})`;
+    const first = indexKeys[0];
+    const reader = d.expressionReaderIndexes && listed && !unique && first !== undefined && first.field.kind === 'doc' && !first.field.untyped && first.as !== 'json' && !first.latitudeCell;
+    return { statements: reader ? [index, d.readerIndexSql(table, names.reader, keys, online)!] : [index], reader };
   }
 
   /**
@@ -347,7 +356,6 @@ export class SqlSchemaStore implements SchemaStore {
     const table = this.ns.table(className);
     switch (step.kind) {
       case 'createIndex': {
-        const name = ident(schemaIndexName(className, step.name));
         const stored = Object.hasOwn(next.indexes, step.name) ? this.storedColumns(step.keys, step.unique === true) : null;
         if (stored) {
           await this.addColumns(tx, table, stored, columns, next);
@@ -356,11 +364,10 @@ export class SqlSchemaStore implements SchemaStore {
           this.builtReader(columns, step.name);
           return;
         }
-        const keys = this.expressionKeys(step.keys, step.unique === true);
-        await tx.run(`CREATE ${step.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${name} ON ${table} (${keys.join(', ')})`);
-        if (!Object.hasOwn(next.indexes, step.name) || !this.expressionReader(step.keys, step.unique === true)) return;
-        await tx.run(d.readerIndexSql(table, readerIndexName(className, step.name), keys, false)!);
-        columns.readers.add(step.name);
+        // An index the schema does not list (a built-in one) gets no reader index.
+        const made = this.expressionIndexSql(table, className, step.name, step.keys, { unique: step.unique === true, online: false, listed: Object.hasOwn(next.indexes, step.name) });
+        for (const sql of made.statements) await tx.run(sql);
+        if (made.reader) columns.readers.add(step.name);
         return;
       }
       case 'dropIndex': {
