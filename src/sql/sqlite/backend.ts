@@ -8,6 +8,7 @@ import { APP_MIGRATIONS, SYSTEM_MIGRATIONS } from './migrations.ts';
 import { ident } from '../params.ts';
 import type { SqlExecutor } from '../driver.ts';
 import { ReaderPool } from './readers.ts';
+import { Checkpointer } from './checkpointer.ts';
 import { Errors } from '../../errors/index.ts';
 
 /** The reader threads of the app files (readers.ts); none runs every statement on the main thread. */
@@ -28,6 +29,8 @@ export class SqliteBackend implements Backend {
 
   /** Shared by every app file; the system file's reads are small and stay on the main thread. */
   private readonly readers: ReaderPool | null;
+  /** Copies the app files' WALs back into them off the main thread, where reads run off it too (checkpointer.ts). */
+  private readonly checkpointer: Checkpointer | null;
 
   private constructor(
     private readonly dataDir: string,
@@ -37,6 +40,7 @@ export class SqliteBackend implements Backend {
     this.system = new SqliteDriver(join(dataDir, 'basalt.db'));
     const ms = options.readTimeoutMs;
     this.readers = options.readers > 0 ? new ReaderPool(options.readers, { ms, error: () => Errors.timeout(`The query ran for more than ${ms} ms and was stopped.`) }) : null;
+    this.checkpointer = options.readers > 0 ? new Checkpointer() : null;
   }
 
   static async open(dataDir: string, options: SqliteReaders = { readers: 0, readTimeoutMs: 30_000 }): Promise<SqliteBackend> {
@@ -53,7 +57,7 @@ export class SqliteBackend implements Backend {
     let opened = this.apps.get(namespace);
     if (!opened) {
       opened = (async () => {
-        const driver = new SqliteDriver(this.appFile(namespace), this.readers);
+        const driver = new SqliteDriver(this.appFile(namespace), this.readers, this.checkpointer);
         await driver.transaction((tx) => applyMigrations(tx, APP_MIGRATIONS, ident, ident('_MIGRATIONS')));
         return new AppNamespace(driver, null);
       })();
@@ -132,6 +136,7 @@ export class SqliteBackend implements Backend {
     for (const opened of this.apps.values()) await (await opened).driver.close();
     this.apps.clear();
     await this.readers?.close();
+    await this.checkpointer?.close();
     await this.system.close();
   }
 }

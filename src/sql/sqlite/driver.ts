@@ -7,10 +7,21 @@ import { registerFunctions } from './functions.ts';
 import { TIMED_REGEXP } from './regex.ts';
 import { TIMED_STATEMENT_LIMIT_MS, regexTimedOut, runWithin } from './timed.ts';
 import type { ReadLimit, ReaderPool } from './readers.ts';
+import type { Checkpointer } from './checkpointer.ts';
 
 const TIMED_CALL = `${TIMED_REGEXP}(`;
 
 type Statement = Database.Statement<unknown[], Row>;
+
+/** Rows written since the last checkpoint after which the checkpoint thread is asked for another. */
+const ROWS_PER_CHECKPOINT = 1000;
+/**
+ * Frames the WAL may grow to before the writer's connection copies the rest itself. The thread's
+ * checkpoint runs while writes go on, so the WAL never ends fully copied and SQLite never starts
+ * it over from its first frame: that takes one checkpoint here, between two commits, of only the
+ * frames written since the thread's began (64 MB of 4 KB pages).
+ */
+const WAL_FRAMES_KEPT = 16_384;
 
 /**
  * better-sqlite3 is synchronous, so every statement runs to completion before the event loop
@@ -30,6 +41,10 @@ export class SqliteDriver implements SqlDriver {
   private flushScheduled = false;
   private readonly lookups = new LookupBatcher((sql, params) => this.all(sql, params));
   private readonly control: { readonly begin: Statement; readonly commit: Statement; readonly rollback: Statement };
+  /** Rows written since a checkpoint was last asked for, and whether one runs (see committed). */
+  private written = 0;
+  private checkpointing = false;
+  private closed = false;
 
   /** The regex limit on a reader thread: the thread is stopped instead of V8's script timeout. */
   private readonly timedLimit: ReadLimit | undefined;
@@ -37,11 +52,13 @@ export class SqliteDriver implements SqlDriver {
   /**
    * `readers`: threads that run the statements marked `reader` outside a transaction (finds,
    * counts, aggregates) over their own connections to `path`; without them, every statement runs
-   * here on the main thread.
+   * here on the main thread. `checkpointer`: the thread that copies the WAL back into the file
+   * (checkpointer.ts); without it, SQLite does so in the commit that crosses its threshold.
    */
   constructor(
     private readonly path: string,
     private readonly readers: ReaderPool | null = null,
+    private readonly checkpointer: Checkpointer | null = null,
   ) {
     this.timedLimit = readers ? { ms: Math.min(TIMED_STATEMENT_LIMIT_MS, readers.limitMs), error: () => regexTimedOut(Math.min(TIMED_STATEMENT_LIMIT_MS, readers.limitMs)) } : undefined;
     this.db = new Database(path);
@@ -50,7 +67,7 @@ export class SqliteDriver implements SqlDriver {
     this.db.pragma('busy_timeout = 5000');
     // Checkpoints copy the WAL back into the database file; fewer, larger ones copy a page that
     // many commits rewrote (a table's last leaf, under a stream of creates) once instead of often.
-    this.db.pragma('wal_autocheckpoint = 4000');
+    this.db.pragma(`wal_autocheckpoint = ${checkpointer ? 0 : 4000}`);
     // Prepared once: exec() would parse these statements again on every commit.
     this.control = { begin: this.db.prepare('BEGIN IMMEDIATE'), commit: this.db.prepare('COMMIT'), rollback: this.db.prepare('ROLLBACK') };
     registerFunctions(this.db);
@@ -126,6 +143,7 @@ export class SqliteDriver implements SqlDriver {
       } catch (error) {
         only!.reject(error);
       }
+      this.committed(1);
       return;
     }
     const outcomes: ({ changes: number } | { rows: Row[] } | { error: unknown })[] = [];
@@ -162,6 +180,7 @@ export class SqliteDriver implements SqlDriver {
       for (const write of batch) write.reject(error);
       return;
     }
+    this.committed(batch.length);
     batch.forEach((write, i) => {
       const outcome = outcomes[i]!;
       if ('error' in outcome) write.reject(outcome.error);
@@ -182,6 +201,7 @@ export class SqliteDriver implements SqlDriver {
     try {
       const result = await fn(tx);
       this.control.commit.run();
+      this.committed(1);
       return result;
     } catch (error) {
       if (this.db.inTransaction) this.control.rollback.run();
@@ -216,9 +236,35 @@ export class SqliteDriver implements SqlDriver {
 
   async close(): Promise<void> {
     this.readers?.forget(this.path);
+    // No checkpoint is asked for from now on, and the thread's connection closes first.
+    this.closed = true;
+    await this.checkpointer?.forget(this.path);
     while (this.lock) await this.lock;
     if (this.pending.length > 0) this.flush();
     this.db.close();
+  }
+
+  /**
+   * After a commit of `rows` writes: once ROWS_PER_CHECKPOINT rows were written since the last,
+   * the checkpoint thread is asked for a checkpoint, one at a time. Should the thread fail, the
+   * checkpoint runs here as SQLite's own would have.
+   */
+  private committed(rows: number): void {
+    if (!this.checkpointer || this.closed) return;
+    this.written += rows;
+    if (this.written < ROWS_PER_CHECKPOINT || this.checkpointing) return;
+    this.checkpointing = true;
+    this.written = 0;
+    void this.checkpointer.checkpoint(this.path).then((result) => {
+      this.checkpointing = false;
+      if (this.closed) return;
+      try {
+        if ((result === null || result.log >= WAL_FRAMES_KEPT) && !this.db.inTransaction) this.db.pragma('wal_checkpoint(PASSIVE)');
+      } catch {
+        // Left for the next: a checkpoint that cannot run now loses nothing.
+      }
+      this.committed(0);
+    });
   }
 
   private prepare(sql: string): Statement {

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { Errors } from '../../errors/index.ts';
+import { workerScript, workerSource } from './worker-script.ts';
 
 /** One read of a batch. */
 export interface ReaderRead {
@@ -195,8 +196,8 @@ export class ReaderPool {
 
   private spawn(): Reader {
     const progress = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
-    const scriptIsTs = this.script.pathname.endsWith('.ts');
-    const worker = new Worker(scriptIsTs ? tsBootstrap(this.script) : this.script, { eval: scriptIsTs, workerData: { progress } });
+    const { source, eval: evaluated } = workerSource(this.script);
+    const worker = new Worker(source, { eval: evaluated, workerData: { progress } });
     // Idle readers do not keep the process alive; the server's socket does.
     worker.unref();
     const reader: Reader = { worker, progress, batch: null, sentAt: 0, timer: null, retired: false, ready: false };
@@ -286,15 +287,5 @@ export class ReaderPool {
 const RESTART_DELAY_MS = 1000;
 
 function defaultScript(): URL {
-  // Built (dist/), the thread runs the compiled .js beside this file; from source, the .ts.
-  return new URL(import.meta.url.endsWith('.ts') ? './reader-worker.ts' : './reader-worker.js', import.meta.url);
-}
-
-/**
- * Run from source (tests, `node --import tsx`), a thread does not inherit tsx's loader on
- * Node 20: it registers it before importing the script.
- */
-function tsBootstrap(script: URL): string {
-  const tsx = import.meta.resolve('tsx/esm/api');
-  return `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(script.href)}); });`;
+  return workerScript('reader-worker');
 }
