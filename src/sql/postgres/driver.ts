@@ -6,6 +6,7 @@ import { postgresDialect } from './dialect.ts';
 import { LookupBatcher } from '../lookup-batcher.ts';
 import { multiRowInsert } from '../multi-row.ts';
 import { writesFromValues, writesTogether } from './writes-together.ts';
+import { fixedTypes, readsTogether, readTypes } from './reads-together.ts';
 import { TurnQueue } from '../turn-queue.ts';
 import { OneAtATime } from './one-at-a-time.ts';
 import { PostgresSharedSlots } from './shared-slots.ts';
@@ -27,6 +28,17 @@ const MAX_WRITES_TOGETHER = PREPARED_ROW_COUNTS;
 const MAX_WRITES_IN_FLIGHT = 2;
 /** A combined statement running longer than this no longer holds back the next (see writeAll). */
 const SLOW_WRITE_MS = 20;
+
+/** Runs of one read gathered into one statement (see readTogether), a power of two. */
+const MAX_READS_TOGETHER = 64;
+/** Names of statements reading together: six sizes (2 to 64) for each of twenty reads. */
+const MAX_PREPARED_READS = 120;
+
+interface PendingRead {
+  readonly params: readonly SqlParam[];
+  readonly resolve: (rows: Row[]) => void;
+  readonly reject: (error: unknown) => void;
+}
 
 interface PendingInsert {
   readonly params: readonly SqlParam[];
@@ -73,6 +85,14 @@ export class PostgresDriver implements SqlDriver {
   private readonly inserts = new TurnQueue<string, PendingInsert>((sql, rows) => this.insertAll(sql, rows));
   private readonly writes = new TurnQueue<string, PendingWrite>((sql, writes) => this.writeAll(sql, writes));
   private readonly writeLines = new Map<string, WriteLine>();
+  private readonly reads = new TurnQueue<string, PendingRead>((sql, reads) => this.readAll(sql, reads));
+  /** By read text: the types its placeholders take where the text decides (see readsTogether). */
+  private readonly readShapes = new Map<string, (string | null)[]>();
+  /** Read texts (with their values' types) PostgreSQL refused to run together: they go alone. */
+  private readonly readsAlone = new Set<string>();
+  /** Statements reading together, by read text and types, then by size (see readsStatement). */
+  private readonly readStatements = new Map<string, Map<number, { readonly name: string; readonly text: string }>>();
+  private readNames = 0;
   private readonly lookups = new LookupBatcher(async (sql, params) => (await this.pool.query<Row>(this.statement(sql, params)).catch(this.cancelled)).rows);
   readonly sharedSlots: PostgresSharedSlots;
 
@@ -119,8 +139,101 @@ export class PostgresDriver implements SqlDriver {
 
   async all(sql: string, params: readonly SqlParam[] = [], options?: StatementOptions): Promise<Row[]> {
     if (options?.unflushedCommit) return (await this.unflushed(sql, params)).rows;
+    if (options?.planForAnyValues && options.reader && params.length > 0) return this.readTogether(sql, params);
     const pool = options?.planForAnyValues ? this.generic : options?.planPerRun ? this.planned : this.pool;
     return (await pool.query<Row>(this.statement(sql, params)).catch(this.cancelled)).rows;
+  }
+
+  /**
+   * Runs of one read planned for any values (`planForAnyValues`: a page whose one plan serves every
+   * value) made in the same event-loop turn go to PostgreSQL as one statement (readsTogether): one
+   * round trip, one execution and one reply for all, where each statement otherwise costs both
+   * processes more than its page (a message each way, waking the other process, starting and
+   * ending the statement). The plan is as generic as the runs' own. Should that statement fail,
+   * each run is sent again alone, so that every caller gets its own answer.
+   */
+  private readTogether(sql: string, params: readonly SqlParam[]): Promise<Row[]> {
+    return new Promise<Row[]>((resolve, reject) => this.reads.add(sql, { params, resolve, reject }));
+  }
+
+  private readAlone(sql: string, read: PendingRead): Promise<void> {
+    return this.generic
+      .query<Row>(this.statement(sql, read.params))
+      .catch(this.cancelled)
+      .then(({ rows }) => read.resolve(rows), read.reject);
+  }
+
+  private readAll(sql: string, reads: readonly PendingRead[]): void {
+    for (let start = 0; start < reads.length; start += MAX_READS_TOGETHER) void this.readChunk(sql, reads.slice(start, start + MAX_READS_TOGETHER));
+  }
+
+  private async readChunk(sql: string, reads: readonly PendingRead[]): Promise<void> {
+    const combined = reads.length > 1 ? this.readsStatement(sql, reads) : null;
+    if (combined === null) {
+      await Promise.all(reads.map((read) => this.readAlone(sql, read)));
+      return;
+    }
+    let rows: Row[];
+    try {
+      rows = (await this.generic.query<Row>(combined.statement)).rows;
+    } catch (error) {
+      // A statement cancelled past its limit fails every run: each alone could only fail again.
+      if ((error as { code?: unknown }).code === '57014') {
+        const answer = (() => {
+          try {
+            return this.cancelled(error);
+          } catch (cancelled) {
+            return cancelled;
+          }
+        })();
+        for (const read of reads) read.reject(answer);
+        return;
+      }
+      if (this.readsAlone.size >= MAX_PREPARED) this.readsAlone.clear();
+      this.readsAlone.add(combined.key);
+      await Promise.all(reads.map((read) => this.readAlone(sql, read)));
+      return;
+    }
+    const answers = reads.map((): Row[] => []);
+    for (const row of rows) {
+      const { _i: run, ...rest } = row;
+      answers[run as number]!.push(rest);
+    }
+    reads.forEach((read, i) => read.resolve(answers[i]!));
+  }
+
+  /**
+   * The statement reading `reads` together (readsTogether), named, for the next power of two of
+   * their number: under load the same few sizes come back, each parsed and planned once per
+   * connection. Null where they go alone: their values' types disagree, PostgreSQL refused the
+   * text before, or the names for reads together are all taken (MAX_PREPARED_READS), where an
+   * unnamed statement would be planned on every run.
+   */
+  private readsStatement(sql: string, reads: readonly PendingRead[]): { key: string; statement: QueryConfig } | null {
+    const numbered = reads[0]!.params.length;
+    const values = reads.flatMap((read) => read.params);
+    let fixed = this.readShapes.get(sql);
+    if (fixed === undefined) {
+      fixed = fixedTypes(sql, numbered);
+      if (this.readShapes.size >= MAX_PREPARED) this.readShapes.clear();
+      this.readShapes.set(sql, fixed);
+    }
+    const types = readTypes(fixed, reads.length, values);
+    if (types === null) return null;
+    const key = `${sql}\u0000${types.join(',')}`;
+    if (this.readsAlone.has(key)) return null;
+    const size = Math.min(MAX_READS_TOGETHER, 2 ** Math.ceil(Math.log2(reads.length)));
+    let forSizes = this.readStatements.get(key);
+    let named = forSizes?.get(size);
+    if (named === undefined) {
+      if (this.readNames >= MAX_PREPARED_READS) return null;
+      named = { name: `basalt_reads_${this.readNames++}`, text: readsTogether(sql, size, types) };
+      if (forSizes === undefined) this.readStatements.set(key, (forSizes = new Map()));
+      forSizes.set(size, named);
+    }
+    for (let pad = reads.length; pad < size; pad++) values.push(...reads[0]!.params);
+    values.push(reads.length);
+    return { key, statement: { ...named, values } };
   }
 
   async run(sql: string, params: readonly SqlParam[] = [], options?: StatementOptions): Promise<number> {
