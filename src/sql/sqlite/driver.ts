@@ -16,12 +16,15 @@ type Statement = Database.Statement<unknown[], Row>;
 /** Rows written since the last checkpoint after which the checkpoint thread is asked for another. */
 const ROWS_PER_CHECKPOINT = 1000;
 /**
- * Frames the WAL may grow to before the writer's connection copies the rest itself. The thread's
- * checkpoint runs while writes go on, so the WAL never ends fully copied and SQLite never starts
- * it over from its first frame: that takes one checkpoint here, between two commits, of only the
- * frames written since the thread's began (64 MB of 4 KB pages).
+ * Frames the WAL may grow to before it is started over. The thread's checkpoint runs while writes
+ * go on, so the WAL never ends fully copied and SQLite never starts it over from its first frame:
+ * that takes a checkpoint between two commits, here on the writer's connection (64 MB of 4 KB
+ * pages). It copies the frames written while the thread's ran: the thread is first asked again at
+ * once, up to CATCH_UP_ROUNDS times, until fewer than CATCH_UP_FRAMES are left.
  */
 const WAL_FRAMES_KEPT = 16_384;
+const CATCH_UP_FRAMES = 1000;
+const CATCH_UP_ROUNDS = 4;
 
 /**
  * better-sqlite3 is synchronous, so every statement runs to completion before the event loop
@@ -44,6 +47,8 @@ export class SqliteDriver implements SqlDriver {
   /** Rows written since a checkpoint was last asked for, and whether one runs (see committed). */
   private written = 0;
   private checkpointing = false;
+  /** The thread's checkpoints asked for at once to catch up with the WAL (see WAL_FRAMES_KEPT). */
+  private catchUpRounds = 0;
   private closed = false;
 
   /** The regex limit on a reader thread: the thread is stopped instead of V8's script timeout. */
@@ -258,10 +263,17 @@ export class SqliteDriver implements SqlDriver {
     void this.checkpointer.checkpoint(this.path).then((result) => {
       this.checkpointing = false;
       if (this.closed) return;
-      try {
-        if ((result === null || result.log >= WAL_FRAMES_KEPT) && !this.db.inTransaction) this.db.pragma('wal_checkpoint(PASSIVE)');
-      } catch {
-        // Left for the next: a checkpoint that cannot run now loses nothing.
+      const long = result === null || result.log >= WAL_FRAMES_KEPT;
+      if (long && result !== null && result.log - result.checkpointed > CATCH_UP_FRAMES && this.catchUpRounds < CATCH_UP_ROUNDS) {
+        this.catchUpRounds += 1;
+        this.written = ROWS_PER_CHECKPOINT;
+      } else if (long) {
+        this.catchUpRounds = 0;
+        try {
+          if (!this.db.inTransaction) this.db.pragma('wal_checkpoint(PASSIVE)');
+        } catch {
+          // Left for the next: a checkpoint that cannot run now loses nothing.
+        }
       }
       this.committed(0);
     });
