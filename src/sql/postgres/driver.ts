@@ -179,14 +179,7 @@ export class PostgresDriver implements SqlDriver {
     } catch (error) {
       // A statement cancelled past its limit fails every run: each alone could only fail again.
       if ((error as { code?: unknown }).code === '57014') {
-        const answer = (() => {
-          try {
-            return this.cancelled(error);
-          } catch (cancelled) {
-            return cancelled;
-          }
-        })();
-        for (const read of reads) read.reject(answer);
+        for (const read of reads) read.reject(this.timedOut());
         return;
       }
       if (this.readsAlone.size >= MAX_PREPARED) this.readsAlone.clear();
@@ -243,11 +236,13 @@ export class PostgresDriver implements SqlDriver {
 
   /** A statement PostgreSQL cancelled (57014, query_canceled: past `statement_timeout`) answers 124. */
   private readonly cancelled = (error: unknown): never => {
-    if ((error as { code?: unknown }).code === '57014') {
-      throw Errors.timeout(`A database statement ran past the limit of ${this.statementTimeout} ms (--statement-timeout) and was cancelled.`);
-    }
+    if ((error as { code?: unknown }).code === '57014') throw this.timedOut();
     throw error;
   };
+
+  private timedOut(): Error {
+    return Errors.timeout(`A database statement ran past the limit of ${this.statementTimeout} ms (--statement-timeout) and was cancelled.`);
+  }
 
   /**
    * Waiting for the log flush of each commit cost 4 ms a statement on the test machine's disk,

@@ -1,3 +1,5 @@
+import { asColumns, castOf, valuesList } from './values-list.ts';
+
 /**
  * One statement for up to `size` runs of the same read, each with its own values: each run is a
  * row of values, and the read becomes a LATERAL subquery run once per row, its placeholders
@@ -7,17 +9,12 @@
  * one prepared statement) serves every number of runs up to `size`. The rows come back run by
  * run, each marked with its run's index in `"_i"`, each run's rows in the read's own order: a
  * LATERAL subquery is only ever joined by a nested loop, which reads the subquery's rows in its
- * order for each value in turn. Only Basalt's own statements come here; their values are all
- * bound parameters, so a `$` in the text is always a placeholder.
+ * order for each value in turn (values-list.ts).
  */
 export function readsTogether(sql: string, size: number, types: readonly string[]): string {
   if (!/^\(?\s*(SELECT|WITH)\b/.test(sql)) throw new Error('readsTogether: not a read');
-  const numbered = types.length;
-  const column = (text: string) => text.replace(/\$(\d+)/g, (_match, n: string) => `"v"."p${n}"`);
-  const rows = Array.from({ length: size }, (_, k) => `(${types.map((type, i) => `$${k * numbered + i + 1}::${type}`).join(', ')}, ${k})`);
-  const names = types.map((_, i) => `"p${i + 1}"`).join(', ');
-  const runs = `$${size * numbered + 1}::int4`;
-  return `SELECT "v"."_i" AS "_i", "t".* FROM (VALUES ${rows.join(', ')}) AS "v"(${names}, "_i") CROSS JOIN LATERAL (${column(sql)}) AS "t" WHERE "v"."_i" < ${runs}`;
+  const runs = `$${size * types.length + 1}::int4`;
+  return `SELECT "v"."_i" AS "_i", "t".* FROM ${valuesList(types, size)} CROSS JOIN LATERAL (${asColumns(sql)}) AS "t" WHERE "v"."_i" < ${runs}`;
 }
 
 /**
@@ -29,9 +26,7 @@ export function readsTogether(sql: string, size: number, types: readonly string[
 export function fixedTypes(sql: string, numbered: number): (string | null)[] {
   return Array.from({ length: numbered }, (_, i) => {
     const n = i + 1;
-    const cast = new RegExp(`\\$${n}(?!\\d)::([a-z0-9_]+(?:\\[\\])?)`).exec(sql);
-    if (cast) return cast[1]!;
-    return new RegExp(`\\b(LIMIT|OFFSET) \\$${n}(?!\\d)`).test(sql) ? 'int8' : null;
+    return castOf(sql, n) ?? (new RegExp(`\\b(LIMIT|OFFSET) \\$${n}(?!\\d)`).test(sql) ? 'int8' : null);
   });
 }
 

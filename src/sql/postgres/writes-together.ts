@@ -1,3 +1,5 @@
+import { asColumns, castOf, valuesList } from './values-list.ts';
+
 /**
  * One statement for `count` runs of the same one-row write with `RETURNING` (an `UPDATE … WHERE
  * "objectId" = …`), each with its own values: every run becomes a data-modifying `WITH` step of
@@ -40,15 +42,12 @@ export function writesFromValues(sql: string, count: number, numbered: number, f
   if (!match) return null;
   const [, table, sets, where, returning] = match as unknown as [string, string, string, string, string];
   const types = Array.from({ length: numbered }, (_, i) => placeholderType(sql, i + 1, first[i]));
-  const column = (text: string) => text.replace(/\$(\d+)/g, (_match, n: string) => `"v"."p${n}"`);
-  const rows = Array.from({ length: count }, (_, k) => `(${types.map((type, i) => `$${k * numbered + i + 1}::${type}`).join(', ')}, ${k})`);
-  const names = types.map((_, i) => `"p${i + 1}"`).join(', ');
-  return `UPDATE ${table} SET ${column(sets)} FROM (VALUES ${rows.join(', ')}) AS "v"(${names}, "_i") WHERE ${column(where)} RETURNING "v"."_i" AS "_i", ${column(returning)}`;
+  return `UPDATE ${table} SET ${asColumns(sets)} FROM ${valuesList(types, count)} WHERE ${asColumns(where)} RETURNING "v"."_i" AS "_i", ${asColumns(returning)}`;
 }
 
 function placeholderType(sql: string, n: number, value: unknown): string {
-  const cast = new RegExp(`\\$${n}(?!\\d)::([a-z0-9_]+(?:\\[\\])?)`).exec(sql);
-  if (cast) return cast[1]!;
+  const cast = castOf(sql, n);
+  if (cast) return cast;
   if (typeof value === 'number') return Number.isInteger(value) ? 'int8' : 'float8';
   if (typeof value === 'boolean') return 'boolean';
   return Array.isArray(value) ? 'text[]' : 'text';

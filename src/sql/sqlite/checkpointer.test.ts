@@ -64,6 +64,30 @@ describe('SQLite checkpoints off the main thread', () => {
     assert.equal(rowsInFile(file), 1100);
   });
 
+  it('starts the WAL over once it grew past 16,384 frames, though writes never stop', { timeout: 120_000 }, async () => {
+    const file = join(tempDir(), 'app.db');
+    const checkpointer = new Checkpointer();
+    const driver = new SqliteDriver(file, null, checkpointer);
+    after(async () => {
+      await driver.close();
+      await checkpointer.close();
+    });
+    await driver.run('CREATE TABLE "T" ("id" TEXT PRIMARY KEY, "v" TEXT)');
+    // 40,000 rows of 3,000 bytes: more than 29,000 pages of 4 KB, each written to the WAL at least once.
+    for (let start = 0; start < 40_000; start += 50) {
+      await Promise.all(Array.from({ length: 50 }, (_, i) => driver.run('INSERT INTO "T" ("id", "v") VALUES (?, ?)', [`r${start + i}`, 'x'.repeat(3000)])));
+    }
+    const observer = new Database(file);
+    try {
+      const { log } = (observer.pragma('wal_checkpoint(PASSIVE)') as { log: number }[])[0]!;
+      // Never started over, the WAL would hold every frame written; started over, at most the
+      // limit and the writes of the rounds that noticed it.
+      assert.ok(log < 16_384 + 4_000, `frames in the WAL: ${log}`);
+    } finally {
+      observer.close();
+    }
+  });
+
   it('without a checkpointer the main connection checkpoints as SQLite does', async () => {
     const file = join(tempDir(), 'app.db');
     const driver = new SqliteDriver(file, null, null);
