@@ -48,6 +48,8 @@ import { queueRoutes } from './http/routes/queue.ts';
 import { JobRunner } from './queue/runner.ts';
 import { JOB_TYPES } from './queue/job-types.ts';
 import { AUTO_INDEX_JOB } from './rest/auto-index.ts';
+import { READER_INDEX_JOB } from './schema/store.ts';
+import { readerIndexJob } from './rest/reader-index-job.ts';
 import { autoIndexJob } from './rest/auto-index-job.ts';
 import type { JobType, JobTypes } from './queue/types.ts';
 import { pushRoutes } from './http/routes/push.ts';
@@ -116,7 +118,7 @@ export async function createServer(config: Config, logger: Logger = pino({ level
   // Automatic indexes build under the backend's cross-process lock (rest/auto-index-job.ts).
   // Cloud code jobs and schedule runs too (src/rest/jobs): they use the write pipeline.
   const jobs = cloud ?? NO_JOBS;
-  const jobTypes: JobTypes = { ...JOB_TYPES, [CLOUD_JOB]: cloudJobType(jobs) as JobType, [SCHEDULE_RUN_JOB]: scheduleRunJob as JobType, [WEBHOOK_JOB]: webhookJob as JobType, [AUTO_INDEX_JOB]: autoIndexJob(backend, config.autoIndexMaxPerClass) as JobType, ...pushJobTypes({ networks: pushNetworks, pageSize: config.pushPageSize }) };
+  const jobTypes: JobTypes = { ...JOB_TYPES, [CLOUD_JOB]: cloudJobType(jobs) as JobType, [SCHEDULE_RUN_JOB]: scheduleRunJob as JobType, [WEBHOOK_JOB]: webhookJob as JobType, [AUTO_INDEX_JOB]: autoIndexJob(backend, config.autoIndexMaxPerClass) as JobType, [READER_INDEX_JOB]: readerIndexJob(backend) as JobType, ...pushJobTypes({ networks: pushNetworks, pageSize: config.pushPageSize }) };
   const system = new SqlSystemStore(backend);
   const apps = new AppRegistry(backend, system, hooks, sessionWrites, (type) => jobTypes[type]?.maxAttempts ?? config.queueMaxAttempts, config.countCacheTime);
   // Before any app opens: each app's hooks are read as it opens, before its first write.

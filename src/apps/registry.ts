@@ -6,6 +6,7 @@ import { CountMemory } from '../storage/count-memory.ts';
 import { AppNamespace } from '../sql/namespace.ts';
 import { UnitDriver } from '../storage/unit-driver.ts';
 import { SchemaService } from '../schema/service.ts';
+import { READER_INDEX_JOB } from '../schema/store.ts';
 import { SessionService, type SessionWrites } from '../auth/sessions.ts';
 import { RoleService } from '../auth/roles.ts';
 import { WriteConflict, type AppStore } from '../storage/port.ts';
@@ -60,6 +61,8 @@ export class AppRegistry {
   // promise hop; an entry lives exactly as long as the promise it came from.
   private readonly loadedRecords = new Map<string, AppRecord>();
   private readonly openHandles = new Map<string, AppHandle>();
+  /** By app: the classes this process has seen a row "*" may not read written to (`privateRowsOf`). */
+  private readonly privateRowsNoted = new Map<string, Set<string>>();
   private readonly countMemories = new Map<string, CountMemory>();
   private readonly openers: ((handle: AppHandle) => Promise<void>)[] = [];
 
@@ -153,7 +156,7 @@ export class AppRegistry {
   private services(record: AppRecord, ns: AppNamespace, outer: SchemaService | null, committed: (() => Promise<void>)[] | null = null): AppHandle {
     const publish = (what: 'schema' | 'sessions' | 'roles' | 'config') => () => this.backend.publish({ appId: record.applicationId, what });
     const counts = this.countMemoryOf(record.applicationId);
-    const store = new SqlAppStore(ns, undefined, counts);
+    const store = new SqlAppStore(ns, undefined, counts, undefined, this.privateRowsOf(record.applicationId));
     const onSchemaChange = outer
       ? async () => {
           outer.invalidate();
@@ -194,6 +197,25 @@ export class AppRegistry {
         })();
       },
       afterCommit: committed && ((run) => committed.push(run)),
+    };
+  }
+
+  /**
+   * Told of each write leaving a row "*" may not read: the first such write to a class whose
+   * schema is not marked for it (schema/types.ts, `privateRows`) queues the job making its reader
+   * indexes, once per class in this process (unless queueing fails); the job decides afresh.
+   */
+  private privateRowsOf(applicationId: string): (className: string) => void {
+    let noted = this.privateRowsNoted.get(applicationId);
+    if (!noted) this.privateRowsNoted.set(applicationId, (noted = new Set()));
+    const classes = noted;
+    return (className) => {
+      if (classes.has(className)) return;
+      classes.add(className);
+      const app = this.openHandles.get(applicationId);
+      if (!app || app.schemas.loaded(className)?.privateRows) return;
+      const { step } = app.jobs.enqueueStep({ type: READER_INDEX_JOB, payload: { className } });
+      app.store.runSteps([step]).catch(() => classes.delete(className));
     };
   }
 

@@ -27,7 +27,7 @@ export function autoIndexJob(backend: Pick<Backend, 'exclusiveIfFree'>, maxPerCl
     },
     async run({ className, field, direction }, { app, log }) {
       const name = autoIndexName(field);
-      const ran = await backend.exclusiveIfFree(`auto-index:${app.record.applicationId}:${className}`, async () => {
+      const ran = await backend.exclusiveIfFree(indexBuildLock(app.record.applicationId, className), async () => {
         // Read from the database, not this process's cache: another process may have just made it.
         const schema = (await app.schemas.store.loadAll()).find((candidate) => candidate.className === className);
         const reason = refusal(schema, field, name, maxPerClass) ?? (autoIndexesAllowed(app.record.settings) ? null : 'the app turned automatic indexes off');
@@ -39,7 +39,7 @@ export function autoIndexJob(backend: Pick<Backend, 'exclusiveIfFree'>, maxPerCl
         const type = fieldOf(schema!.fields, field);
         // The class's scans go one at a time until the schema lists the index (scan-gate.ts).
         await whileIndexing(app.record.applicationId, className, async () => {
-          const built = await app.schemas.store.buildIndexOnline(className, name, indexKeys(field, type, direction === -1));
+          const built = await app.schemas.store.buildIndexOnline(className, name, indexKeys(field, type, direction === -1), schema!.privateRows === true);
           const createdAt = new Date().toISOString();
           await app.schemas.change(
             className,
@@ -58,6 +58,11 @@ export function autoIndexJob(backend: Pick<Backend, 'exclusiveIfFree'>, maxPerCl
       if (!ran) throw new Error(`another process is building an automatic index of ${className}`);
     },
   };
+}
+
+/** The lock under which one process at a time builds indexes of a class (this job, reader-index-job.ts). */
+export function indexBuildLock(applicationId: string, className: string): string {
+  return `auto-index:${applicationId}:${className}`;
 }
 
 /** A field of the class's own, or one every class has (updatedAt, which has no index from the start). */

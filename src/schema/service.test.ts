@@ -15,6 +15,7 @@ function heldStore(stored: Set<string> = new Set()) {
     purge: () => Promise.reject(new Error('not used')),
     countObjects: () => Promise.reject(new Error('not used')),
     buildIndexOnline: () => Promise.reject(new Error('not used')),
+    buildReaderIndexesOnline: () => Promise.reject(new Error('not used')),
     indexScans: () => Promise.reject(new Error('not used')),
   };
   return { store, loads };

@@ -29,10 +29,18 @@ export interface SchemaStore {
    * row: the caller records the index once it exists, with what is answered here in a
    * `recordIndex` step.
    */
-  buildIndexOnline(className: string, indexName: string, keys: readonly IndexKey[]): Promise<BuiltIndex>;
+  buildIndexOnline(className: string, indexName: string, keys: readonly IndexKey[], withReader?: boolean): Promise<BuiltIndex>;
+  /**
+   * Builds, as buildIndexOnline does, the reader indexes the class's schema indexes lack
+   * (schema/types.ts, `readerIndexes`); the caller records them with a `privateRows` step.
+   */
+  buildReaderIndexesOnline(className: string): Promise<void>;
   /** How often the planner read each named schema index since statistics were reset; null where the database does not count. */
   indexScans(className: string, indexNames: readonly string[]): Promise<ReadonlyMap<string, number> | null>;
 }
+
+/** The job that makes a class's reader indexes once it holds a row "*" may not read (rest/reader-index-job.ts). */
+export const READER_INDEX_JOB = 'readerIndexes';
 
 /** What `SchemaStore.buildIndexOnline` made. */
 export interface BuiltIndex {
@@ -46,6 +54,8 @@ export interface BuiltIndex {
 export type DdlStep =
   | { readonly kind: 'createIndex'; readonly name: string; readonly keys: readonly IndexKey[]; readonly unique?: boolean }
   | { readonly kind: 'dropIndex'; readonly name: string }
+  /** The class holds a row "*" may not read: its schema indexes get the reader indexes they lack. */
+  | { readonly kind: 'privateRows' }
   /** An index buildIndexOnline made (`BuiltIndex`): recorded in the schema row, no DDL. */
   | { readonly kind: 'recordIndex'; readonly name: string; readonly columns: readonly StoredColumn[] | null; readonly reader: boolean }
   /** A text index serving `$text` on one String field: filled from the rows there, kept in step with every write. */

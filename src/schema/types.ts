@@ -40,6 +40,11 @@ export interface ClassSchema {
    * index without one; it keeps this list as it found it, so such an index is never taken to have one.
    */
   readonly readerIndexes?: readonly string[];
+  /**
+   * Storage's own record: the class holds, or once held, a row "*" may not read, so its schema
+   * indexes get reader indexes; until then they would serve no page (storage/sql-schema-store.ts).
+   */
+  readonly privateRows?: true;
 }
 
 export interface AutoIndexInfo {

@@ -1,9 +1,23 @@
 import type { FieldRef, TextIndexRef, ValueKind } from '../query/ast.ts';
 import { CompilerBase } from './compiler-base.ts';
-import { ident, TIE_BREAK } from './params.ts';
+import { ident, TIE_BREAK, type Row, type SqlParam } from './params.ts';
 import type { KeptColumnsSql } from './kept-columns.ts';
+import type { FieldType } from '../schema/types.ts';
 
 /** The compiler's DDL: column types, locks, indexes (plain, stored columns, text) and field drops. */
+/** What a class's reader indexes are made from: its schema row, or the part a schema change is making. */
+export interface ReaderIndexRecord {
+  readonly fields?: Readonly<Record<string, FieldType>>;
+  readonly indexes?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly storedIndexes?: Readonly<Record<string, readonly { readonly column: string }[]>>;
+  readonly readerIndexes?: readonly string[];
+}
+
+/** Reads the database's catalog (a connection, or a transaction). */
+export interface CatalogReader {
+  all(sql: string, params?: readonly SqlParam[]): Promise<Row[]>;
+}
+
 export abstract class DdlCompiler extends CompilerBase {
   /** Column types of a class table. */
   abstract readonly docType: string;
@@ -81,13 +95,22 @@ export abstract class DdlCompiler extends CompilerBase {
     return [...columns.map((column, i) => `${ident(column)} ${this.orderDirection(descending[i] === true)}`), TIE_BREAK];
   }
   /**
-   * The statements making a schema index over stored columns (`keys`, from `storedIndexKeys`) and,
-   * where there is a reader key, its reader index. `online`: built while writes go on (outside any
-   * transaction).
+   * The statement making a schema index over stored columns (`keys`, from `storedIndexKeys`);
+   * its reader index is made apart (`readerIndexSql`). `online`: built while writes go on (outside
+   * any transaction).
    */
-  storedIndexSql(table: string, names: { readonly index: string; readonly reader: string }, keys: readonly string[], online: boolean): string[] {
-    const reader = this.readerIndexSql(table, names.reader, keys, online);
-    return [`${this.createIndex(online)} ${ident(names.index)} ON ${table} (${keys.join(', ')})${this.storedIndexInclude}`, ...(reader ? [reader] : [])];
+  storedIndexSql(table: string, name: string, keys: readonly string[], online: boolean): string {
+    return `${this.createIndex(online)} ${ident(name)} ON ${table} (${keys.join(', ')})${this.storedIndexInclude}`;
+  }
+  /**
+   * The key list the reader index beside the schema index `indexName` takes after the reader key,
+   * or null where that index has none: here, the index's stored columns (none over expressions).
+   */
+  async readerIndexKeys(_ex: CatalogReader, _table: string, _className: string, indexName: string, schema: ReaderIndexRecord): Promise<readonly string[] | null> {
+    const columns = schema.storedIndexes?.[indexName];
+    if (!this.readerKey || !columns) return null;
+    const descending = Object.values(schema.indexes?.[indexName] ?? {}).map((direction) => direction === -1);
+    return this.storedIndexKeys(columns.map((column) => column.column), descending);
   }
   /** The reader index beside a schema index over stored columns: the same keys led by the reader key; null where there is none. */
   readerIndexSql(table: string, name: string, keys: readonly string[], online: boolean): string | null {

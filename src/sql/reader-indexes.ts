@@ -1,11 +1,23 @@
 import type { SqlExecutor } from './driver.ts';
 import { readerIndexName } from './params.ts';
+import type { ReaderIndexRecord } from './compiler-ddl.ts';
 
-/** What migration 11 reads of a class's schema row. */
-interface StoredIndexRecord {
-  readonly indexes?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
-  readonly storedIndexes?: Readonly<Record<string, readonly { readonly column: string }[]>>;
-  readonly readerIndexes?: readonly string[];
+
+/**
+ * The reader indexes the class's schema indexes lack (those not in `readerIndexes` that would
+ * have one: `DdlCompiler.readerIndexKeys`), each as its schema index's name and the statement
+ * making it. `online`: to be built while writes go on, outside any transaction.
+ */
+export async function missingReaderIndexes(ex: SqlExecutor, table: string, className: string, schema: ReaderIndexRecord, online: boolean): Promise<{ index: string; sql: string }[]> {
+  const d = ex.dialect;
+  const has = new Set(schema.readerIndexes ?? []);
+  const missing: { index: string; sql: string }[] = [];
+  for (const indexName of Object.keys(schema.indexes ?? {})) {
+    if (has.has(indexName)) continue;
+    const keys = await d.readerIndexKeys(ex, table, className, indexName, schema);
+    if (keys) missing.push({ index: indexName, sql: d.readerIndexSql(table, readerIndexName(className, indexName), keys, online)! });
+  }
+  return missing;
 }
 
 /**
@@ -20,7 +32,7 @@ export async function addReaderIndexes(tx: SqlExecutor, table: (name: string) =>
   const rows = await tx.all(`SELECT "className", "schema" FROM ${table('_SCHEMA')}`);
   for (const row of rows) {
     const className = String(row.className);
-    const schema = JSON.parse(String(row.schema)) as StoredIndexRecord;
+    const schema = JSON.parse(String(row.schema)) as ReaderIndexRecord;
     const stored = Object.entries(schema.storedIndexes ?? {});
     if (stored.length === 0) continue;
     for (const [indexName, columns] of stored) {

@@ -7,6 +7,7 @@ import type { ClassSchema, StoredColumn, StoredIndexes } from '../schema/types.t
 import type { AppNamespace } from '../sql/namespace.ts';
 import { ident, PUBLIC_COLUMN, readerIndexName, schemaIndexName, TIE_BREAK } from '../sql/params.ts';
 import { textIndexNames } from '../schema/indexes.ts';
+import { missingReaderIndexes } from '../sql/reader-indexes.ts';
 import { KeptColumns, PUBLIC_READING } from './kept-columns.ts';
 
 export const SCHEMA_TABLE = '_SCHEMA';
@@ -18,6 +19,8 @@ interface StoredState {
   publicColumn: boolean;
   /** The schema indexes with a reader index beside them (those dropped since are left out when saved). */
   readers: Set<string>;
+  /** The class holds, or held, a row "*" may not read: its schema indexes get reader indexes. */
+  privateRows: boolean;
   added: boolean;
 }
 
@@ -38,10 +41,11 @@ function columnNames(stored: StoredIndexes): Set<string> {
 }
 
 /** The schema as stored: the record of stored columns only when there is one. */
-function withStoredIndexes(schema: ClassSchema, { stored, publicColumn, readers }: StoredState): ClassSchema {
-  const { storedIndexes: _stored, publicColumn: _public, readerIndexes: _readers, ...rest } = schema;
+function withStoredIndexes(schema: ClassSchema, { stored, publicColumn, readers, privateRows }: StoredState): ClassSchema {
+  const { storedIndexes: _stored, publicColumn: _public, readerIndexes: _readers, privateRows: _private, ...rest } = schema;
   const withStored = Object.keys(stored).length ? { ...rest, storedIndexes: stored } : rest;
-  const withPublic = publicColumn ? { ...withStored, publicColumn: true as const } : withStored;
+  const withPrivate = privateRows ? { ...withStored, privateRows: true as const } : withStored;
+  const withPublic = publicColumn ? { ...withPrivate, publicColumn: true as const } : withPrivate;
   const listed = Object.keys(schema.indexes).filter((name) => readers.has(name));
   return listed.length ? { ...withPublic, readerIndexes: listed } : withPublic;
 }
@@ -85,8 +89,20 @@ export class SqlSchemaStore implements SchemaStore {
       const next = change(current);
       if (!next || next === current) return { saved: current, rewritten: false };
       if (!current) await this.createClassTable(tx, className);
-      const columns: StoredState = { stored: current?.storedIndexes ?? {}, publicColumn: current?.publicColumn === true, readers: new Set(current?.readerIndexes ?? []), added: false };
-      for (const step of ddl(current, next)) await this.runStep(tx, className, step, next, columns);
+      const columns: StoredState = {
+        stored: current?.storedIndexes ?? {},
+        publicColumn: current?.publicColumn === true,
+        readers: new Set(current?.readerIndexes ?? []),
+        privateRows: current?.privateRows === true,
+        added: false,
+      };
+      const steps = ddl(current, next);
+      // Decided here, not only by the job a private row's write queues: that job may not have run yet.
+      if (current && !columns.privateRows && steps.some((step) => step.kind === 'createIndex' || step.kind === 'recordIndex')) {
+        columns.privateRows = await this.holdsPrivateRows(tx, className);
+      }
+      for (const step of steps) await this.runStep(tx, className, step, next, columns);
+      if (columns.privateRows) await this.addReaderIndexes(tx, className, next, columns);
       const saved = withStoredIndexes(next, columns);
       const json = JSON.stringify(saved);
       if (current) await tx.run(`UPDATE ${schemaTable} SET "schema" = ${d.placeholder(1)} WHERE "className" = ${d.placeholder(2)}`, [json, className]);
@@ -214,23 +230,58 @@ export class SqlSchemaStore implements SchemaStore {
       const descending = Object.values(next.indexes[indexName] ?? {}).map((direction) => direction === -1);
       await this.dropSchemaIndex(tx, next.className, indexName);
       await this.createStoredIndex(tx, table, next.className, indexName, earlier, descending);
-      this.builtReader(columns, indexName);
+      // Made again by addReaderIndexes, where the class has any.
+      columns.readers.delete(indexName);
     }
   }
 
   private async createStoredIndex(tx: SqlExecutor, table: string, className: string, indexName: string, stored: readonly StoredColumn[], descending: readonly boolean[]): Promise<void> {
     const d = this.dialect;
-    const keys = d.storedIndexKeys(stored.map((column) => column.column), descending);
-    for (const sql of d.storedIndexSql(table, this.storedIndexNames(className, indexName), keys, false)) await tx.run(sql);
+    await tx.run(d.storedIndexSql(table, schemaIndexName(className, indexName), d.storedIndexKeys(stored.map((column) => column.column), descending), false));
+  }
+
+  /**
+   * Whether the class holds a row "*" may not read. Until one is written, a reader index would
+   * serve no page (each user's page reads the rows of "*" alike) and only cost every write an
+   * entry; the first such row's write queues the job that makes them (rest/reader-index-job.ts).
+   */
+  private async holdsPrivateRows(tx: SqlExecutor, className: string): Promise<boolean> {
+    const d = this.dialect;
+    const params = d.params();
+    const anyone = d.where({ kind: 'acl', access: 'read', principals: ['*'] }, params);
+    const rows = await tx.all(`SELECT 1 AS "found" FROM ${this.ns.table(className)} WHERE NOT (${anyone}) LIMIT 1`, params.values);
+    return rows.length > 0;
+  }
+
+  /** Makes the reader indexes the class's schema indexes lack, in the schema change's transaction. */
+  private async addReaderIndexes(tx: SqlExecutor, className: string, next: ClassSchema, columns: StoredState): Promise<void> {
+    const record = { fields: next.fields, indexes: next.indexes, storedIndexes: columns.stored, readerIndexes: [...columns.readers] };
+    for (const { index, sql } of await missingReaderIndexes(tx, this.ns.table(className), className, record, false)) {
+      await tx.run(sql);
+      columns.readers.add(index);
+    }
+  }
+
+  async buildReaderIndexesOnline(className: string): Promise<void> {
+    const schema = (await this.loadAll()).find((candidate) => candidate.className === className);
+    if (!schema) return;
+    for (const { index, sql } of await missingReaderIndexes(this.ns.driver, this.ns.table(className), className, schema, true)) {
+      await this.dropInvalid(readerIndexName(className, index));
+      await this.ns.driver.run(sql);
+    }
+  }
+
+  /** Drops the index `name` where a failed online build left it INVALID: building it again would find it there. */
+  private async dropInvalid(name: string): Promise<void> {
+    const d = this.dialect;
+    const invalid = d.invalidIndexSql();
+    if (invalid && (await this.ns.driver.all(invalid, [this.ns.schema ?? '', name])).length > 0) {
+      await this.ns.driver.run(`DROP INDEX${d.onlineIndexKeyword} IF EXISTS ${d.qualifyIndex(this.ns.schema, name)}`);
+    }
   }
 
   private storedIndexNames(className: string, indexName: string): { index: string; reader: string } {
     return { index: schemaIndexName(className, indexName), reader: readerIndexName(className, indexName) };
-  }
-
-  /** Notes that the stored index `indexName` was made with its reader index, where the dialect makes one. */
-  private builtReader(columns: StoredState, indexName: string): void {
-    if (this.dialect.readerKey) columns.readers.add(indexName);
   }
 
   /** Drops a schema index and the reader index that may be beside it. */
@@ -274,7 +325,7 @@ export class SqlSchemaStore implements SchemaStore {
    * Each step can be run again after a failure of any later one: the columns are added if
    * missing, the backfill changes only rows still different, an INVALID index is dropped.
    */
-  async buildIndexOnline(className: string, indexName: string, keys: readonly IndexKey[]): Promise<BuiltIndex> {
+  async buildIndexOnline(className: string, indexName: string, keys: readonly IndexKey[], withReader = true): Promise<BuiltIndex> {
     const d = this.dialect;
     const table = this.ns.table(className);
     const kept = this.kept;
@@ -285,24 +336,27 @@ export class SqlSchemaStore implements SchemaStore {
       await kept.backfill(className, readings);
     }
     const names = this.storedIndexNames(className, indexName);
-    const invalid = d.invalidIndexSql();
-    for (const built of stored && d.readerKey ? [names.index, names.reader] : [names.index]) {
-      if (invalid && (await this.ns.driver.all(invalid, [this.ns.schema ?? '', built])).length > 0) {
-        await this.ns.driver.run(`DROP INDEX${d.onlineIndexKeyword} IF EXISTS ${d.qualifyIndex(this.ns.schema, built)}`);
-      }
+    for (const built of [names.index, names.reader]) await this.dropInvalid(built);
+    let index: string;
+    let reader: string | null;
+    if (stored) {
+      const storedKeys = d.storedIndexKeys(stored.map((column) => column.column), keys.map((key) => key.descending));
+      index = d.storedIndexSql(table, names.index, storedKeys, true);
+      reader = d.readerIndexSql(table, names.reader, storedKeys, true);
+    } else {
+      ({ index, reader } = this.expressionIndexSql(table, className, indexName, keys, { unique: false, online: true, listed: true }));
     }
-    const expressions = stored ? null : this.expressionIndexSql(table, className, indexName, keys, { unique: false, online: true, listed: true });
-    const statements = stored ? d.storedIndexSql(table, names, d.storedIndexKeys(stored.map((column) => column.column), keys.map((key) => key.descending)), true) : expressions!.statements;
-    for (const sql of statements) await this.ns.driver.run(sql);
+    const withItsReader = withReader && reader !== null;
+    for (const sql of withItsReader ? [index, reader!] : [index]) await this.ns.driver.run(sql);
     await this.analyze(className);
-    return { columns: stored, reader: stored ? d.readerKey !== null : expressions!.reader };
+    return { columns: stored, reader: withItsReader };
   }
 
   /**
-   * The statements making a schema index over expressions and, where the dialect puts reader
-   * indexes there (`expressionReaderIndexes`), its reader index, when the index's first key is a
-   * field read as its type (not a unique index's, whose keys a page is never ordered by, nor a
-   * GeoPoint's cell) and the schema lists the index (`listed`); `reader` tells whether they make one.
+   * The statement making a schema index over expressions and, where the dialect puts reader
+   * indexes there (`expressionReaderIndexes`), that making its reader index, when the index's
+   * first key is a field read as its type (not a unique index's, whose keys a page is never
+   * ordered by, nor a GeoPoint's cell) and the schema lists the index (`listed`); null otherwise.
    */
   private expressionIndexSql(
     table: string,
@@ -310,14 +364,14 @@ export class SqlSchemaStore implements SchemaStore {
     indexName: string,
     indexKeys: readonly IndexKey[],
     { unique, online, listed }: { unique: boolean; online: boolean; listed: boolean },
-  ): { statements: string[]; reader: boolean } {
+  ): { index: string; reader: string | null } {
     const d = this.dialect;
     const keys = this.expressionKeys(indexKeys, unique);
     const names = this.storedIndexNames(className, indexName);
     const index = `CREATE ${unique ? 'UNIQUE ' : ''}INDEX${online ? d.onlineIndexKeyword : ''} IF NOT EXISTS ${ident(names.index)} ON ${table} (${keys.join(', ')})`;
     const first = indexKeys[0];
     const reader = d.expressionReaderIndexes && listed && !unique && first !== undefined && first.field.kind === 'doc' && !first.field.untyped && first.as !== 'json' && !first.latitudeCell;
-    return { statements: reader ? [index, d.readerIndexSql(table, names.reader, keys, online)!] : [index], reader };
+    return { index, reader: reader ? d.readerIndexSql(table, names.reader, keys, online) : null };
   }
 
   /**
@@ -361,13 +415,10 @@ export class SqlSchemaStore implements SchemaStore {
           await this.addColumns(tx, table, stored, columns, next);
           await this.createStoredIndex(tx, table, className, step.name, stored, step.keys.map((key) => key.descending));
           columns.stored = { ...columns.stored, [step.name]: stored };
-          this.builtReader(columns, step.name);
           return;
         }
-        // An index the schema does not list (a built-in one) gets no reader index.
-        const made = this.expressionIndexSql(table, className, step.name, step.keys, { unique: step.unique === true, online: false, listed: Object.hasOwn(next.indexes, step.name) });
-        for (const sql of made.statements) await tx.run(sql);
-        if (made.reader) columns.readers.add(step.name);
+        // Its reader index, if any, is made by addReaderIndexes once the steps have run.
+        await tx.run(this.expressionIndexSql(table, className, step.name, step.keys, { unique: step.unique === true, online: false, listed: false }).index);
         return;
       }
       case 'dropIndex': {
@@ -386,6 +437,9 @@ export class SqlSchemaStore implements SchemaStore {
         if (gone.length) await this.dropColumns(tx, className, gone);
         return;
       }
+      case 'privateRows':
+        columns.privateRows = true;
+        return;
       case 'recordIndex':
         // Recorded after buildIndexOnline, which builds the reader index too.
         if (step.columns) {

@@ -51,12 +51,15 @@ export class SqlAppStore implements AppStore {
    * in this process; every write through any of them forgets them.
    * `sharedLists`: the classes found holding read lists other than one principal besides "*"
    * (`readPage`), one set for every store of the app in this process.
+   * `privateRowWritten`: told of each write leaving a row "*" may not read (schema/types.ts,
+   * `privateRows`).
    */
   constructor(
     private readonly ns: AppNamespace,
     private readonly statistics = new StatisticsKeeper(ns.driver, (className) => ns.table(className)),
     private readonly counts = new CountMemory(0),
     private readonly sharedLists = new Set<string>(),
+    private readonly privateRowWritten: ((className: string) => void) | null = null,
   ) {
     this.schemas = new SqlSchemaStore(ns, counts);
     this.events = new SqlEventStore(ns);
@@ -114,6 +117,7 @@ export class SqlAppStore implements AppStore {
         });
       }
       this.wrote(className);
+      if (this.privateRowWritten && !object.rperm.includes('*')) this.privateRowWritten(className);
     } catch (error) {
       throw this.translate(error);
     }
@@ -385,7 +389,10 @@ export class SqlAppStore implements AppStore {
         for (const step of next.steps ?? []) await step(tx);
         return next.object;
       });
-      if (updated) this.wrote(className);
+      if (updated) {
+        this.wrote(className);
+        if (this.privateRowWritten && !updated.rperm.includes('*')) this.privateRowWritten(className);
+      }
       return updated;
     } catch (error) {
       throw this.translate(error);
@@ -433,7 +440,7 @@ export class SqlAppStore implements AppStore {
     if (driver instanceof UnitDriver) return driver.transaction(() => fn(this));
     let unit: UnitDriver | null = null;
     return driver
-      .transaction((tx) => fn(new SqlAppStore(new AppNamespace((unit = new UnitDriver(tx, driver)), schema), this.statistics, this.counts, this.sharedLists)))
+      .transaction((tx) => fn(new SqlAppStore(new AppNamespace((unit = new UnitDriver(tx, driver)), schema), this.statistics, this.counts, this.sharedLists, this.privateRowWritten)))
       .finally(() => {
         unit?.end();
         // Committed or rolled back: counts taken while the unit was open are forgotten.

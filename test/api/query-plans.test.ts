@@ -93,10 +93,19 @@ async function fillTenthsOf(table: PostgresClass, userId: string, analyze = true
   );
 }
 
+/**
+ * A class with an index on score and its reader index: an object anyone may not read is there
+ * when the index is made (docs/architecture.md, "Reader indexes"), and gone after.
+ */
 async function scoredClass(app: AppClient): Promise<string> {
   const className = unique('Scored');
-  const created = await app.post(`/1/schemas/${className}`, { fields: { score: { type: 'Number' } }, indexes: { byScore: { score: -1 } } }, MASTER);
+  const created = await app.post(`/1/schemas/${className}`, { fields: { score: { type: 'Number' } } }, MASTER);
   assert.equal(created.status, 201, created.text);
+  const held = await app.post(`/1/classes/${className}`, { score: 0, ACL: { someone: { read: true } } }, MASTER);
+  assert.equal(held.status, 201, held.text);
+  const indexed = await app.put(`/1/schemas/${className}`, { indexes: { byScore: { score: -1 } } }, MASTER);
+  assert.equal(indexed.status, 200, indexed.text);
+  assert.equal((await app.delete(`/1/classes/${className}/${held.body.objectId}`, MASTER)).status, 200);
   return className;
 }
 

@@ -61,6 +61,15 @@ eachBackend('schema indexes', (target) => {
     return app.get(`/1/schemas/${className}`, MASTER);
   }
 
+  /** Polls until `check` answers, for up to 20 s. */
+  async function until(what: string, check: () => Promise<true | null>): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    while ((await check()) === null) {
+      assert.ok(Date.now() < deadline, `waited 20 s for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   it('indexes are real database indexes: created, listed and dropped with the schema', async () => {
     const cls = unique('Indexed');
     const created = await app.post(`/1/schemas/${cls}`, { fields: { title: { type: 'String' }, score: { type: 'Number' } }, indexes: { ixTitle: { title: 1 } } }, MASTER);
@@ -69,8 +78,15 @@ eachBackend('schema indexes', (target) => {
     const title = await storage.indexesNamed(cls, 'ixTitle');
     assert.equal(title.length, 1);
     assert.match(title[0]![1], target.backend === 'postgres' ? /\("f\.title".*\) INCLUDE \(_rperm, _public\)$/ : /'\$\.title'/);
-    // A reader index beside it (docs/architecture.md, "Reader indexes").
+    // A reader index beside it (docs/architecture.md, "Reader indexes") once the class holds an
+    // object anyone may not read: its write queues the job that makes it.
     const readers = async () => [...(await storage.indexes(cls)).keys()].filter(isReaderIndex).sort();
+    assert.deepEqual(await readers(), []);
+    const everyone = await app.post(`/1/classes/${cls}`, { title: 'a', ACL: { '*': { read: true }, someone: { write: true } } }, MASTER);
+    assert.equal(everyone.status, 201, everyone.text);
+    const owned = await app.post(`/1/classes/${cls}`, { title: 'b', ACL: { someone: { read: true } } }, MASTER);
+    assert.equal(owned.status, 201, owned.text);
+    await until('the reader index', async () => ((await readers()).length > 0 ? true : null));
     assert.deepEqual(await readers(), [`${cls}_rdr:ixTitle`]);
 
     const added = await app.put(`/1/schemas/${cls}`, { indexes: { ixScoreTitle: { score: -1, title: 1 }, ixCreated: { createdAt: -1 } } }, MASTER);
@@ -95,6 +111,22 @@ eachBackend('schema indexes', (target) => {
     assert.deepEqual(await storage.indexesNamed(cls, 'ixScoreTitle'), []);
     assert.equal((await storage.indexesNamed(cls, 'ixCreated')).length, 1);
     assert.deepEqual(await readers(), [], 'createdAt is a column of its own, not a stored one');
+  });
+
+  it('an update that leaves an object anyone may not read brings the reader indexes, which clients never see', async () => {
+    const cls = unique('Updated');
+    const created = await app.post(`/1/schemas/${cls}`, { fields: { score: { type: 'Number' } }, indexes: { byScore: { score: 1 } } }, MASTER);
+    assert.equal(created.status, 201, created.text);
+    const object = await app.post(`/1/classes/${cls}`, { score: 1 }, MASTER);
+    assert.equal(object.status, 201, object.text);
+    const readers = async () => [...(await storage.indexes(cls)).keys()].filter(isReaderIndex);
+    assert.deepEqual(await readers(), []);
+    const hidden = await app.put(`/1/classes/${cls}/${object.body.objectId}`, { ACL: { someone: { read: true } } }, MASTER);
+    assert.equal(hidden.status, 200, hidden.text);
+    await until('the reader index', async () => ((await readers()).length > 0 ? true : null));
+    assert.deepEqual(await readers(), [`${cls}_rdr:byScore`]);
+    const schema = await schemaOf(cls);
+    assert.deepEqual(Object.keys(schema.body).sort(), ['classLevelPermissions', 'className', 'fields', 'indexes']);
   });
 
   it('index definitions are checked: unknown field, bad direction, bad name → 400/102, and nothing is built', async () => {

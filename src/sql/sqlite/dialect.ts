@@ -11,6 +11,8 @@ import { CREATED_AT_INDEX_COLUMNS, readListTriggers } from './read-lists.ts';
 import type { OutputType } from '../../query/aggregate/ast.ts';
 import type { AggregateDialect } from '../aggregate-dialect.ts';
 import type { InPlaceDialect } from '../in-place-dialect.ts';
+import type { CatalogReader, ReaderIndexRecord } from '../compiler-ddl.ts';
+import { eligibleKeys } from './reader-indexes.ts';
 
 /**
  * The JSON path of a field, as an SQL expression. A segment of digits below the top level indexes
@@ -91,6 +93,12 @@ export class SqliteCompiler extends SqlCompiler implements AggregateDialect, InP
   // columns, so the reader index is beside each schema index over expressions.
   override readonly readerKey = `(CASE WHEN instr("_rperm", ',') = 0 THEN "_rperm" ELSE '' END)`;
   override readonly expressionReaderIndexes = true;
+  /** The schema index's own key list, as SQLite recorded it, where it leads with a typed field (reader-indexes.ts). */
+  override async readerIndexKeys(ex: CatalogReader, table: string, className: string, indexName: string, schema: ReaderIndexRecord): Promise<readonly string[] | null> {
+    const keys = schema.indexes?.[indexName];
+    const list = keys ? await eligibleKeys(ex, table, className, indexName, keys, schema.fields ?? {}) : null;
+    return list === null ? null : [list];
+  }
 
   /**
    * A reader page's statements over the expressions the schema index reads. Each arm compares the

@@ -16,7 +16,8 @@ const READER_KEY = `(CASE WHEN instr("_rperm", ',') = 0 THEN "_rperm" ELSE '' EN
 
 /**
  * SQLite's reader indexes (docs/architecture.md, "Reader indexes"): beside each schema index over
- * expressions whose first key is a field read as its type, the same keys led by the reader key.
+ * expressions whose first key is a field read as its type, the same keys led by the reader key,
+ * once the class holds a row anyone may not read.
  */
 describe('reader indexes beside schema indexes over expressions on SQLite', () => {
   const dir = mkdtempSync(join(tmpdir(), 'basalt-readers-'));
@@ -46,9 +47,12 @@ describe('reader indexes beside schema indexes over expressions on SQLite', () =
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('made with a schema index led by a typed field, recorded, and dropped with it', async () => {
-    const made = await change({ byScore: { score: -1, name: 1 } }, [{ kind: 'createIndex', name: 'byScore', keys: [score, name] }]);
-    assert.deepEqual(made?.readerIndexes, ['byScore']);
+  it('none while every row is one anyone may read; made with the mark of a row anyone may not, recorded, and dropped with it', async () => {
+    const plain = await change({ byScore: { score: -1, name: 1 } }, [{ kind: 'createIndex', name: 'byScore', keys: [score, name] }]);
+    assert.deepEqual([plain?.readerIndexes, plain?.privateRows], [undefined, undefined]);
+    assert.deepEqual(Object.keys(await definitions()), ['Item_createdAt', 'Item_idx:byScore']);
+    const made = await store.change('Item', (current) => ({ ...current! }), () => [{ kind: 'privateRows' }]);
+    assert.deepEqual([made?.readerIndexes, made?.privateRows], [['byScore'], true]);
     const keys = `json_extract("data", '$.score') DESC, json_extract("data", '$.name') ASC, "objectId", "_rperm"`;
     assert.deepEqual(await definitions(), {
       'Item_idx:byScore': `CREATE INDEX "Item_idx:byScore" ON "Item" (${keys})`,
@@ -58,6 +62,16 @@ describe('reader indexes beside schema indexes over expressions on SQLite', () =
     const dropped = await change({}, [{ kind: 'dropIndex', name: 'byScore' }]);
     assert.equal(dropped?.readerIndexes, undefined);
     assert.deepEqual(Object.keys(await definitions()), ['Item_createdAt']);
+  });
+
+  it('made with a schema index where the class holds a row anyone may not read, which marks it', async () => {
+    const fields = { score: { type: 'Number' } } as const;
+    await store.change('Owned', () => ({ className: 'Owned', fields, classLevelPermissions: {}, indexes: {} }));
+    await driver.run(`INSERT INTO "Owned" ("objectId", "createdAt", "updatedAt", "_rperm", "_wperm", "data") VALUES ('o1', 'a', 'a', '["u1"]', '[]', '{"score":1}')`);
+    const made = await store.change('Owned', (current) => ({ ...current!, indexes: { byScore: { score: -1 } } }), () => [{ kind: 'createIndex', name: 'byScore', keys: [score] }]);
+    assert.deepEqual([made?.readerIndexes, made?.privateRows], [['byScore'], true]);
+    const rows = await driver.all(`SELECT "name" FROM sqlite_master WHERE "type" = 'index' AND "tbl_name" = 'Owned' AND "name" LIKE '%_rdr:%'`);
+    assert.deepEqual(rows.map((row) => row.name), ['Owned_rdr:byScore']);
   });
 
   it('not made beside a unique index, nor one led by a field of no fixed type or a built-in column', async () => {

@@ -1,4 +1,5 @@
 import type { SqlExecutor } from '../driver.ts';
+import type { CatalogReader } from '../compiler-ddl.ts';
 import { ident, readerIndexName, schemaIndexName } from '../params.ts';
 import { fieldAccess } from '../../query/fields.ts';
 import type { FieldType } from '../../schema/types.ts';
@@ -45,8 +46,8 @@ export async function addExpressionReaderIndexes(tx: SqlExecutor, table: (name: 
  * would be given a reader index today (storage/sql-schema-store.ts, `expressionReader`): not a
  * unique or text index, its first key a field of a type read plainly. Null otherwise.
  */
-async function eligibleKeys(
-  tx: SqlExecutor,
+export async function eligibleKeys(
+  tx: CatalogReader,
   table: string,
   className: string,
   indexName: string,
