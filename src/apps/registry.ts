@@ -7,6 +7,7 @@ import { AppNamespace } from '../sql/namespace.ts';
 import { UnitDriver } from '../storage/unit-driver.ts';
 import { SchemaService } from '../schema/service.ts';
 import { READER_INDEX_JOB } from '../schema/store.ts';
+import type { ClassSchema } from '../schema/types.ts';
 import { SessionService, type SessionWrites } from '../auth/sessions.ts';
 import { RoleService } from '../auth/roles.ts';
 import { WriteConflict, type AppStore } from '../storage/port.ts';
@@ -61,8 +62,8 @@ export class AppRegistry {
   // promise hop; an entry lives exactly as long as the promise it came from.
   private readonly loadedRecords = new Map<string, AppRecord>();
   private readonly openHandles = new Map<string, AppHandle>();
-  /** By app: the classes this process has seen a row "*" may not read written to (`privateRowsOf`). */
-  private readonly privateRowsNoted = new Map<string, Set<string>>();
+  /** By app: the classes this process asked reader indexes for, with the schema it had then (`privateRowsOf`). */
+  private readonly privateRowsNoted = new Map<string, Map<string, ClassSchema | undefined>>();
   private readonly countMemories = new Map<string, CountMemory>();
   private readonly openers: ((handle: AppHandle) => Promise<void>)[] = [];
 
@@ -201,21 +202,22 @@ export class AppRegistry {
   }
 
   /**
-   * Told of each write leaving a row "*" may not read: the first such write to a class whose
-   * schema is not marked for it (schema/types.ts, `privateRows`) queues the job making its reader
-   * indexes, once per class in this process (unless queueing fails); the job decides afresh.
+   * Told of each write leaving a row "*" may not read: such a write to a class whose schema is not
+   * marked for it (schema/types.ts, `privateRows`) queues the job making its reader indexes, once
+   * per class and schema as this process has it cached (a class dropped and made again is asked
+   * for anew); the job decides afresh.
    */
   private privateRowsOf(applicationId: string): (className: string) => void {
     let noted = this.privateRowsNoted.get(applicationId);
-    if (!noted) this.privateRowsNoted.set(applicationId, (noted = new Set()));
-    const classes = noted;
+    if (!noted) this.privateRowsNoted.set(applicationId, (noted = new Map()));
+    const asked = noted;
     return (className) => {
-      if (classes.has(className)) return;
-      classes.add(className);
       const app = this.openHandles.get(applicationId);
-      if (!app || app.schemas.loaded(className)?.privateRows) return;
+      const schema = app?.schemas.loaded(className);
+      if (!app || schema?.privateRows || (asked.has(className) && asked.get(className) === schema)) return;
+      asked.set(className, schema);
       const { step } = app.jobs.enqueueStep({ type: READER_INDEX_JOB, payload: { className } });
-      app.store.runSteps([step]).catch(() => classes.delete(className));
+      app.store.runSteps([step]).catch(() => asked.delete(className));
     };
   }
 

@@ -48,8 +48,9 @@ export function autoIndexJob(backend: Pick<Backend, 'exclusiveIfFree'>, maxPerCl
               if (!current || !hasField(current.fields, field) || Object.hasOwn(current.indexes, name)) return current;
               return { ...current, indexes: { ...current.indexes, [name]: { [field]: direction } }, autoIndexes: { ...current.autoIndexes, [name]: { createdAt } } };
             },
-            // Only now do queries read the columns: they hold every row's reading, and the index is valid.
-            () => (built.columns || built.reader ? [{ kind: 'recordIndex', name, columns: built.columns, reader: built.reader }] : []),
+            // Only now do queries read the columns: they hold every row's reading, and the index is
+            // valid. Recorded even with neither: the step has the class checked for private rows.
+            () => [{ kind: 'recordIndex', name, columns: built.columns, reader: built.reader }],
           );
         });
         log.warn({ applicationId: app.record.applicationId, className, index: name, keys: { [field]: direction }, ms: Date.now() - started }, `Created the automatic index ${name} on ${className} for queries that kept scanning it.`);

@@ -1,6 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { AppClient, newApp, unique } from '../helpers/client.ts';
 import { expectIndexScanned } from '../helpers/index-scans.ts';
 import { start, stop, tempDatabase, tempDir, type Started } from '../helpers/process.ts';
@@ -33,13 +35,13 @@ function serverEnv(dataDir: string, databaseUrl: string | null): Record<string, 
   };
 }
 
-async function seed(app: AppClient, className: string, fields: Record<string, string>, count: number): Promise<void> {
+async function seed(app: AppClient, className: string, fields: Record<string, string>, count: number, acl?: Json): Promise<void> {
   const created = await app.post(`/1/schemas/${className}`, { fields: Object.fromEntries(Object.entries(fields).map(([name, type]) => [name, { type }])) }, MASTER);
   assert.equal(created.status, 201, created.text);
   for (let i = 0; i < count; i += 50) {
     const requests = Array.from({ length: Math.min(50, count - i) }, (_, j) => {
       const n = i + j;
-      return { method: 'POST', path: `/1/classes/${className}`, body: { score: (n * 37) % 101, a: `a${n % 7}`, b: n % 5, c: `c${n % 3}`, rare: n % 2 === 0 } };
+      return { method: 'POST', path: `/1/classes/${className}`, body: { score: (n * 37) % 101, a: `a${n % 7}`, b: n % 5, c: `c${n % 3}`, rare: n % 2 === 0, ...(acl ? { ACL: acl } : {}) } };
     });
     const response = await app.post('/1/batch', { requests });
     assert.equal(response.status, 200, response.text);
@@ -110,6 +112,19 @@ for (const { backend } of targets()) {
       if (server) await stop(server);
       await database?.drop();
       rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('on a class of objects anyone may not read, comes with its reader index; on a public one, without', async () => {
+      const names = async (className: string) => (backend === 'postgres' ? await indexNames(database!.url, className) : sqliteIndexNames(dataDir, className));
+      const owned = unique('Owned');
+      const open = unique('Open');
+      await seed(app, owned, { score: 'Number', a: 'String', b: 'Number', c: 'String', rare: 'Boolean' }, 100, { someone: { read: true } });
+      await seed(app, open, { score: 'Number', a: 'String', b: 'Number', c: 'String', rare: 'Boolean' }, 100);
+      for (let i = 0; i < SCANS; i++) await Promise.all([find(app, owned, RANGE), find(app, open, RANGE)]);
+      await autoIndexMade(app, owned, 'auto_score');
+      await autoIndexMade(app, open, 'auto_score');
+      assert.deepEqual((await names(owned)).filter((name) => name.includes('auto_score')).sort(), [`${owned}_idx:auto_score`, `${owned}_rdr:auto_score`]);
+      assert.deepEqual((await names(open)).filter((name) => name.includes('auto_score')), [`${open}_idx:auto_score`]);
     });
 
     it('appears after the threshold, is marked automatic, is used, and answers what the scan did', async () => {
@@ -419,6 +434,20 @@ async function validity(client: { query: (sql: string, params: unknown[]) => Pro
     [className],
   );
   return rows.map((row) => [String(row.name), row.valid === true]);
+}
+
+/** The names of the class's indexes, in whichever app's SQLite file under `dataDir` holds it. */
+function sqliteIndexNames(dataDir: string, className: string): string[] {
+  return readdirSync(join(dataDir, 'apps'))
+    .filter((name) => name.endsWith('.db'))
+    .flatMap((file) => {
+      const db = new Database(join(dataDir, 'apps', file), { readonly: true });
+      try {
+        return (db.prepare(`SELECT "name" FROM sqlite_master WHERE "type" = 'index' AND "tbl_name" = ?`).all(className) as { name: string }[]).map((row) => row.name);
+      } finally {
+        db.close();
+      }
+    });
 }
 
 async function indexNames(url: string, className: string): Promise<string[]> {

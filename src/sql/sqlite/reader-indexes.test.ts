@@ -74,6 +74,16 @@ describe('reader indexes beside schema indexes over expressions on SQLite', () =
     assert.deepEqual(rows.map((row) => row.name), ['Owned_rdr:byScore']);
   });
 
+  it('an automatic index built without its reader index gets it when recorded, where a row anyone may not read is there', async () => {
+    const fields = { name: { type: 'String' } } as const;
+    await store.change('Later', () => ({ className: 'Later', fields, classLevelPermissions: {}, indexes: {} }));
+    await driver.run(`INSERT INTO "Later" ("objectId", "createdAt", "updatedAt", "_rperm", "_wperm", "data") VALUES ('l1', 'a', 'a', '["u1"]', '[]', '{"name":"x"}')`);
+    const built = await store.buildIndexOnline('Later', 'auto_name', [name], false);
+    assert.deepEqual(built, { columns: null, reader: false });
+    const recorded = await store.change('Later', (current) => ({ ...current!, indexes: { auto_name: { name: 1 } } }), () => [{ kind: 'recordIndex', name: 'auto_name', ...built }]);
+    assert.deepEqual([recorded?.readerIndexes, recorded?.privateRows], [['auto_name'], true]);
+  });
+
   it('not made beside a unique index, nor one led by a field of no fixed type or a built-in column', async () => {
     const tags: IndexKey = { field: { kind: 'doc', path: ['tags'], untyped: true }, as: 'json', descending: false };
     const created: IndexKey = { field: { kind: 'column', column: 'createdAt' }, as: 'text', descending: false };
