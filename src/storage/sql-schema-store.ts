@@ -441,7 +441,7 @@ export class SqlSchemaStore implements SchemaStore {
         columns.privateRows = true;
         return;
       case 'recordIndex':
-        // Recorded after buildIndexOnline, which builds the reader index too.
+        // Recorded after buildIndexOnline, which builds the reader index too where the class is marked.
         if (step.columns) {
           columns.stored = { ...columns.stored, [step.name]: step.columns };
           columns.publicColumn = true;
