@@ -29,7 +29,7 @@ export function autoIndexJob(backend: Pick<Backend, 'exclusiveIfFree'>, maxPerCl
       const name = autoIndexName(field);
       const ran = await backend.exclusiveIfFree(indexBuildLock(app.record.applicationId, className), async () => {
         // Read from the database, not this process's cache: another process may have just made it.
-        const schema = (await app.schemas.store.loadAll()).find((candidate) => candidate.className === className);
+        const schema = await app.schemas.store.load(className);
         const reason = refusal(schema, field, name, maxPerClass) ?? (autoIndexesAllowed(app.record.settings) ? null : 'the app turned automatic indexes off');
         if (reason) {
           log.info({ className, field, reason }, `No automatic index on ${className}.${field}: ${reason}.`);
@@ -72,7 +72,7 @@ function hasField(fields: ClassSchema['fields'], field: string): boolean {
 }
 
 /** Why no index is to be made now, or null when it is. */
-function refusal(schema: ClassSchema | undefined, field: string, name: string, maxPerClass: number): string | null {
+function refusal(schema: ClassSchema | null, field: string, name: string, maxPerClass: number): string | null {
   if (!schema) return 'the class no longer exists';
   if (!hasField(schema.fields, field) || fieldOf(schema.fields, field)?.type === 'Relation') return 'the field no longer exists';
   if (Object.hasOwn(schema.indexes, name)) return `the class has an index named ${name} already`;

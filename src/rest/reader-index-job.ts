@@ -25,7 +25,7 @@ export function readerIndexJob(backend: Pick<Backend, 'exclusiveIfFree'>): JobTy
     async run({ className }, { app, log }) {
       const ran = await backend.exclusiveIfFree(indexBuildLock(app.record.applicationId, className), async () => {
         // From the database, not this process's cache: another process may have marked it.
-        const schema = (await app.schemas.store.loadAll()).find((candidate) => candidate.className === className);
+        const schema = await app.schemas.store.load(className);
         if (!schema || schema.privateRows) return;
         const started = Date.now();
         await app.schemas.store.buildReaderIndexesOnline(className);

@@ -10,6 +10,7 @@ function heldStore(stored: Set<string> = new Set()) {
   const store: SchemaStore = {
     loadAll: () => new Promise<ClassSchema[]>((resolve) => loads.push(resolve)),
     has: async (className) => stored.has(className),
+    load: () => Promise.reject(new Error('not used')),
     change: () => Promise.reject(new Error('not used')),
     drop: () => Promise.reject(new Error('not used')),
     purge: () => Promise.reject(new Error('not used')),

@@ -9,6 +9,8 @@ import type { ClassSchema, StoredColumn } from './types.ts';
  */
 export interface SchemaStore {
   loadAll(): Promise<ClassSchema[]>;
+  /** One class's schema as stored now, past any cache; null when it has none. */
+  load(className: string): Promise<ClassSchema | null>;
   /** Whether the class has a schema row now (one indexed lookup, past any cache). */
   has(className: string): Promise<boolean>;
   /** Creates the class table and schema row if absent; runs `change` on the current schema under a lock. */

@@ -2,7 +2,6 @@ import type { SqlExecutor } from './driver.ts';
 import { readerIndexName } from './params.ts';
 import type { ReaderIndexRecord } from './compiler-ddl.ts';
 
-
 /**
  * The reader indexes the class's schema indexes lack (those not in `readerIndexes` that would
  * have one: `DdlCompiler.readerIndexKeys`), each as its schema index's name and the statement
@@ -21,10 +20,13 @@ export async function missingReaderIndexes(ex: SqlExecutor, table: string, class
 }
 
 /**
- * App migration 11: beside every schema index over stored columns, its reader index
- * (`DdlCompiler.readerKey`), which a user's page reads from then on. Nothing where the dialect
- * has no reader key, or no stored columns (SQLite: see migration 12). Built inside the migration's transaction, while the app is first
- * opened: about as long as building the schema index itself took.
+ * App migrations 11 and 12: beside every schema index that would have one today, its reader index
+ * (`DdlCompiler.readerKey`), which a user's page reads from then on: over the stored columns on
+ * PostgreSQL (11), over the index's own keys as SQLite recorded them on SQLite (12; 11 makes the
+ * same there, and 12 then finds nothing). Every class, private objects or not, as the indexes
+ * were made before reader indexes waited for them (schema/types.ts, `privateRows`). Built inside
+ * the migration's transaction, while the app is first opened: about as long as building the
+ * schema indexes took.
  */
 export async function addReaderIndexes(tx: SqlExecutor, table: (name: string) => string): Promise<void> {
   const d = tx.dialect;
@@ -32,16 +34,13 @@ export async function addReaderIndexes(tx: SqlExecutor, table: (name: string) =>
   const rows = await tx.all(`SELECT "className", "schema" FROM ${table('_SCHEMA')}`);
   for (const row of rows) {
     const className = String(row.className);
-    const schema = JSON.parse(String(row.schema)) as ReaderIndexRecord;
-    const stored = Object.entries(schema.storedIndexes ?? {});
-    if (stored.length === 0) continue;
-    for (const [indexName, columns] of stored) {
-      const descending = Object.values(schema.indexes?.[indexName] ?? {}).map((direction) => direction === -1);
-      const keys = d.storedIndexKeys(columns.map((column) => column.column), descending);
-      await tx.run(d.readerIndexSql(table(className), readerIndexName(className, indexName), keys, false)!);
-    }
-    // Recorded as the schema store records the reader indexes it makes (schema/types.ts).
-    const recorded = { ...schema, readerIndexes: stored.map(([indexName]) => indexName) };
+    const schema = JSON.parse(String(row.schema)) as ReaderIndexRecord & Record<string, unknown>;
+    const missing = await missingReaderIndexes(tx, table(className), className, schema, false);
+    if (missing.length === 0) continue;
+    for (const { sql } of missing) await tx.run(sql);
+    // Recorded as the schema store records the reader indexes it makes, in the indexes' order.
+    const readers = new Set([...(schema.readerIndexes ?? []), ...missing.map(({ index }) => index)]);
+    const recorded = { ...schema, readerIndexes: Object.keys(schema.indexes ?? {}).filter((name) => readers.has(name)) };
     await tx.run(`UPDATE ${table('_SCHEMA')} SET "schema" = ${d.placeholder(1)} WHERE "className" = ${d.placeholder(2)}`, [JSON.stringify(recorded), className]);
   }
 }

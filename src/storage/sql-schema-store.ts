@@ -72,6 +72,11 @@ export class SqlSchemaStore implements SchemaStore {
     return rows.map((row) => JSON.parse(String(row.schema)) as ClassSchema);
   }
 
+  async load(className: string): Promise<ClassSchema | null> {
+    const rows = await this.ns.driver.all(`SELECT "schema" FROM ${this.ns.table(SCHEMA_TABLE)} WHERE "className" = ${this.dialect.placeholder(1)}`, [className]);
+    return rows[0] ? (JSON.parse(String(rows[0].schema)) as ClassSchema) : null;
+  }
+
   async has(className: string): Promise<boolean> {
     const rows = await this.ns.driver.all(`SELECT 1 AS "found" FROM ${this.ns.table(SCHEMA_TABLE)} WHERE "className" = ${this.dialect.placeholder(1)}`, [className]);
     return rows.length > 0;
@@ -263,7 +268,7 @@ export class SqlSchemaStore implements SchemaStore {
   }
 
   async buildReaderIndexesOnline(className: string): Promise<void> {
-    const schema = (await this.loadAll()).find((candidate) => candidate.className === className);
+    const schema = await this.load(className);
     if (!schema) return;
     for (const { index, sql } of await missingReaderIndexes(this.ns.driver, this.ns.table(className), className, schema, true)) {
       await this.dropInvalid(readerIndexName(className, index));
@@ -344,7 +349,7 @@ export class SqlSchemaStore implements SchemaStore {
       index = d.storedIndexSql(table, names.index, storedKeys, true);
       reader = d.readerIndexSql(table, names.reader, storedKeys, true);
     } else {
-      ({ index, reader } = this.expressionIndexSql(table, className, indexName, keys, { unique: false, online: true, listed: true }));
+      ({ index, reader } = this.expressionIndexSql(table, className, indexName, keys, { unique: false, online: true }));
     }
     const withItsReader = withReader && reader !== null;
     for (const sql of withItsReader ? [index, reader!] : [index]) await this.ns.driver.run(sql);
@@ -356,21 +361,21 @@ export class SqlSchemaStore implements SchemaStore {
    * The statement making a schema index over expressions and, where the dialect puts reader
    * indexes there (`expressionReaderIndexes`), that making its reader index, when the index's
    * first key is a field read as its type (not a unique index's, whose keys a page is never
-   * ordered by, nor a GeoPoint's cell) and the schema lists the index (`listed`); null otherwise.
+   * ordered by, nor a GeoPoint's cell); null otherwise.
    */
   private expressionIndexSql(
     table: string,
     className: string,
     indexName: string,
     indexKeys: readonly IndexKey[],
-    { unique, online, listed }: { unique: boolean; online: boolean; listed: boolean },
+    { unique, online }: { unique: boolean; online: boolean },
   ): { index: string; reader: string | null } {
     const d = this.dialect;
     const keys = this.expressionKeys(indexKeys, unique);
     const names = this.storedIndexNames(className, indexName);
     const index = `CREATE ${unique ? 'UNIQUE ' : ''}INDEX${online ? d.onlineIndexKeyword : ''} IF NOT EXISTS ${ident(names.index)} ON ${table} (${keys.join(', ')})`;
     const first = indexKeys[0];
-    const reader = d.expressionReaderIndexes && listed && !unique && first !== undefined && first.field.kind === 'doc' && !first.field.untyped && first.as !== 'json' && !first.latitudeCell;
+    const reader = d.expressionReaderIndexes && !unique && first !== undefined && first.field.kind === 'doc' && !first.field.untyped && first.as !== 'json' && !first.latitudeCell;
     return { index, reader: reader ? d.readerIndexSql(table, names.reader, keys, online) : null };
   }
 
@@ -418,7 +423,7 @@ export class SqlSchemaStore implements SchemaStore {
           return;
         }
         // Its reader index, if any, is made by addReaderIndexes once the steps have run.
-        await tx.run(this.expressionIndexSql(table, className, step.name, step.keys, { unique: step.unique === true, online: false, listed: false }).index);
+        await tx.run(this.expressionIndexSql(table, className, step.name, step.keys, { unique: step.unique === true, online: false }).index);
         return;
       }
       case 'dropIndex': {

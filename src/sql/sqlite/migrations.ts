@@ -3,7 +3,6 @@ import type { Migration } from '../migrations.ts';
 import { listUpdatedAtIndexes } from '../updated-at-index.ts';
 import { migrateReadLists } from './read-lists.ts';
 import { addReaderIndexes } from '../reader-indexes.ts';
-import { addExpressionReaderIndexes } from './reader-indexes.ts';
 
 /**
  * SQLite's migrations (src/sql/migrations.ts): the system tables of `basalt.db`, and the tables
@@ -113,17 +112,17 @@ export const APP_MIGRATIONS: readonly Migration[] = [
     run: migrateReadLists,
   },
   {
-    // A reader index beside every schema index over stored columns (reader-indexes.ts); SQLite
-    // keeps no stored columns, and has none.
+    // A reader index beside every schema index that would have one today (reader-indexes.ts):
+    // on SQLite, those over expressions led by a typed field.
     version: 11,
     statements: () => [],
     run: addReaderIndexes,
   },
   {
-    // A reader index beside every schema index over expressions led by a typed field
-    // (sqlite/reader-indexes.ts).
+    // The same again: a database that ran 11 when it made none on SQLite gets them here; one that
+    // ran today's 11 finds nothing left to make.
     version: 12,
     statements: () => [],
-    run: addExpressionReaderIndexes,
+    run: addReaderIndexes,
   },
 ];

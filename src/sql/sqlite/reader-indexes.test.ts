@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { SqliteDriver } from './driver.ts';
 import { AppNamespace } from '../namespace.ts';
 import { SqlSchemaStore } from '../../storage/sql-schema-store.ts';
-import { addExpressionReaderIndexes } from './reader-indexes.ts';
+import { addReaderIndexes } from '../reader-indexes.ts';
 import type { ClassSchema } from '../../schema/types.ts';
 import type { DdlStep, IndexKey } from '../../storage/port.ts';
 
@@ -121,13 +121,13 @@ describe('reader indexes beside schema indexes over expressions on SQLite', () =
     await driver.run(`CREATE INDEX "Item_idx:byScore" ON "Item" (json_extract("data", '$.score') DESC, "objectId")`);
     await driver.run(`UPDATE "_SCHEMA" SET "schema" = json_remove("schema", '$.readerIndexes') WHERE "className" = 'Item'`);
     assert.equal(await readersOnRecord(), undefined);
-    await driver.transaction((tx) => addExpressionReaderIndexes(tx, (table) => `"${table}"`));
+    await driver.transaction((tx) => addReaderIndexes(tx, (table) => `"${table}"`));
     assert.deepEqual(await readersOnRecord(), ['byName', 'byScore']);
     const after_ = await definitions();
     assert.equal(after_['Item_rdr:byName'], made['Item_rdr:byName']);
     assert.equal(after_['Item_rdr:byScore'], `CREATE INDEX "Item_rdr:byScore" ON "Item" (${READER_KEY}, json_extract("data", '$.score') DESC, "objectId")`);
     // Run again, it finds nothing to make.
-    await driver.transaction((tx) => addExpressionReaderIndexes(tx, (table) => `"${table}"`));
+    await driver.transaction((tx) => addReaderIndexes(tx, (table) => `"${table}"`));
     assert.deepEqual(await definitions(), after_);
   });
 });
