@@ -18,8 +18,22 @@ function tempDir(): string {
   return dir;
 }
 
-/** The rows of "T" in the database file without its WAL; null when the file does not hold the table yet. */
+/**
+ * The rows of "T" in the database file without its WAL; null when the file does not hold the
+ * table yet. A copy taken while the thread writes pages into the file may hold half of them
+ * (SQLITE_CORRUPT in the copy, never in the file): it is taken again.
+ */
 function rowsInFile(file: string): number | null {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return rowsInCopy(file);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_CORRUPT' || attempt === 50) throw error;
+    }
+  }
+}
+
+function rowsInCopy(file: string): number | null {
   const copy = `${file}.copy`;
   copyFileSync(file, copy);
   const db = new Database(copy, { readonly: true });
